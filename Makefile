@@ -112,12 +112,13 @@ $(BUILD)/emu_pool_w%: $(EMUP_SRC) $(HDR)
 	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
 	  tests/emu_pool.cpp -o $@ -ldl -lpthread -lm
 
-# tests/emu_matrix.cpp: the matrix-core kernels (gemm.hip MFMA / WMMA, gemm_cdna.hip, attention_mma.hip's AMD path) in the
-# same emulation with the matrix instructions emulated in their hardware lane layouts, one binary per target
+# tests/emu_matrix.cpp: the matrix-core kernels (gemm.hip MFMA / WMMA, gemm_cdna.hip, attention_mma.hip's AMD path; with
+# them the matrix-vector kernels of gemm_decode.hip) in the same emulation with the matrix instructions emulated in
+# their hardware lane layouts, one binary per target
 # (gfx908 gfx90a gfx942 gfx950: wave 64; gfx1100 gfx1200: wave 32). build/emu/prelude.hip: the prelude with
 # its clang vector typedefs as akemu_vec (g++ has no ext_vector_type).
 EMUM_SRC := tests/emu_matrix.cpp tests/emu_harness.h tests/t_gpu_gemm.c tests/t_gpu_attention.c tests/t_gpu_conv.c tests/at_common.h \
-	$(BUILD)/emu/prelude.hip kernels/gemm.hip kernels/gemm_cdna.hip kernels/gemm_fp8.hip kernels/attention_mma.hip kernels/attention.hip kernels/conv.hip kernels/transpose.hip
+	$(BUILD)/emu/prelude.hip kernels/gemm.hip kernels/gemm_decode.hip kernels/gemm_cdna.hip kernels/gemm_fp8.hip kernels/attention_mma.hip kernels/attention.hip kernels/conv.hip kernels/transpose.hip
 $(BUILD)/emu/prelude.hip: kernels/prelude.hip
 	@mkdir -p $(BUILD)/emu
 	sed -E 's/^typedef ([A-Za-z_0-9]+) ([A-Za-z_0-9]+) __attribute__\(\(ext_vector_type\(([A-Za-z_0-9]+)\)\)\);/typedef akemu_vec<\1, \3> \2;/' \

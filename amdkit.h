@@ -18171,172 +18171,6 @@ static const char _ak_src_gemm[] =
     "        ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \\\n"
     "    }\n"
     "\n"
-    "/* ---- a few rows times W stored K x N (n-contiguous): M <= 16 ----------\n"
-    " * A block owns 8 columns: 2 column threads of 4 (16-byte loads where VB\n"
-    " * says) x blockDim / 2 k lanes walking k 8 at a time into 4 x M fp32 sums,\n"
-    " * then a butterfly and the waves' partials in wave order (same sum every\n"
-    " * run). 4 waves a block. Own kernel: ~170 registers, not the gemv's. */\n"
-    "template <class DT>\n"
-    "AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {\n"
-    "    typedef typename DT::T T;\n"
-    "    enum { MM = 16, CT = 2, CW = 4, U = 8, NWMAX = 4 };\n"
-    "    __shared__ float part[NWMAX * MM * CT * CW];\n"
-    "    const int t = (int)threadIdx.x, lane = ak_lane(), w = ak_wave_id();\n"
-    "    const int nw = (int)blockDim.x / AK_WAVE < NWMAX ? (int)blockDim.x / AK_WAVE : NWMAX;\n"
-    "    const int ct = t & 1, kl = t >> 1, KT = (int)blockDim.x >> 1;\n"
-    "    const int nb = (int)blockIdx.x * (CT * CW), n0 = nb + ct * CW;\n"
-    "    const bool ta = flags & AK_GF_TA;\n"
-    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
-    "    const bool vec = (flags & AK_GF_VB) && n0 + CW <= N;\n"
-    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
-    "        const T* Ab = A + (ak_i64)b * sA;\n"
-    "        const T* Bb = B + (ak_i64)b * sB + n0;\n"
-    "        float acc[MM][CW];\n"
-    "#pragma unroll\n"
-    "        for (int m = 0; m < MM; m++)\n"
-    "#pragma unroll\n"
-    "            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;\n"
-    "        for (int k0 = kl; k0 < K; k0 += U * KT) {\n"
-    "            float bv[U][CW];\n"
-    "#pragma unroll\n"
-    "            for (int u = 0; u < U; u++) {\n"
-    "                const int k = k0 + u * KT;\n"
-    "                if (k < K && vec) DT::ld4(Bb + (ak_i64)k * ldb, bv[u]);\n"
-    "                else {\n"
-    "#pragma unroll\n"
-    "                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;\n"
-    "                }\n"
-    "            }\n"
-    "            /* A's U values of a row issued together (a k past the end reads 0 against B's 0): one latency per\n"
-    "             * row of A, not one per product (a decode step has one or two warps an SM to hide it) */\n"
-    "#pragma unroll\n"
-    "            for (int m = 0; m < MM; m++) {\n"
-    "                if (m < M) {\n"
-    "                    float av[U];\n"
-    "#pragma unroll\n"
-    "                    for (int u = 0; u < U; u++) {\n"
-    "                        const int k = k0 + u * KT;\n"
-    "                        av[u] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;\n"
-    "                    }\n"
-    "#pragma unroll\n"
-    "                    for (int u = 0; u < U; u++)\n"
-    "#pragma unroll\n"
-    "                        for (int c = 0; c < CW; c++) acc[m][c] += av[u] * bv[u][c];\n"
-    "                }\n"
-    "            }\n"
-    "        }\n"
-    "        /* sums over the k lanes of the wave (lanes with the same column thread), then over the waves */\n"
-    "#pragma unroll\n"
-    "        for (int m = 0; m < MM; m++) {\n"
-    "            if (m < M) {\n"
-    "#pragma unroll\n"
-    "                for (int c = 0; c < CW; c++) {\n"
-    "                    float v = acc[m][c];\n"
-    "                    for (int o = CT; o < AK_WAVE; o <<= 1) v += ak_shfl_xor(v, o);\n"
-    "                    acc[m][c] = v;\n"
-    "                }\n"
-    "            }\n"
-    "        }\n"
-    "        __syncthreads(); /* the previous problem's partials are read */\n"
-    "        if (lane < CT && w < nw) {\n"
-    "#pragma unroll\n"
-    "            for (int m = 0; m < MM; m++)\n"
-    "                if (m < M) {\n"
-    "#pragma unroll\n"
-    "                    for (int c = 0; c < CW; c++) part[(w * MM + m) * (CT * CW) + lane * CW + c] = acc[m][c];\n"
-    "                }\n"
-    "        }\n"
-    "        __syncthreads();\n"
-    "        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
-    "        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
-    "        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
-    "        for (int i = t; i < M * CT * CW; i += (int)blockDim.x) {\n"
-    "            const int m = i / (CT * CW), j = i % (CT * CW);\n"
-    "            float sum = 0.0f;\n"
-    "            for (int q = 0; q < nw; q++) sum += part[(q * MM + m) * (CT * CW) + j];\n"
-    "            if (nb + j < N) ak_gemm_out<DT>(m, nb + j, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "        }\n"
-    "    }\n"
-    "}\n"
-    "\n"
-    "/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -\n"
-    " * One wave per output (a k-contiguous row with the vector, any element\n"
-    " * stride), 4 waves a block; a lane reads 8 consecutive elements a step\n"
-    " * (16-byte where aligned), 8 fp32 partials added pairwise, then over the\n"
-    " * wave. Matrix read once; vector from L2. Rows along grid x (then y). */\n"
-    "template <class DT>\n"
-    "AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {\n"
-    "    typedef typename DT::T T;\n"
-    "    const int lane = ak_lane(), w = ak_wave_id(), nw = (int)blockDim.x / AK_WAVE;\n"
-    "    const bool colv = N == 1 && !(flags & AK_GF_TA); /* D[m][0] = A[m][:] . B[:][0] */\n"
-    "    const ak_i64 rows = colv ? M : N;\n"
-    "    const ak_i64 row = ((ak_i64)blockIdx.y * gridDim.x + blockIdx.x) * nw + w;\n"
-    "    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;\n"
-    "    if (row >= rows) return;\n"
-    "    const ak_i64 vs = colv ? ((flags & AK_GF_TB) ? 1 : ldb) : ((flags & AK_GF_TA) ? lda : 1);\n"
-    "    const int K8 = K & ~7;\n"
-    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
-    "        const T* mat = colv ? A + (ak_i64)b * sA + row * lda : B + (ak_i64)b * sB + row * ldb;\n"
-    "        const T* vec = colv ? B + (ak_i64)b * sB : A + (ak_i64)b * sA;\n"
-    "        const bool vv = vs == 1 && ak_aligned16(vec);\n"
-    "        float acc[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };\n"
-    "        int k0 = 0;\n"
-    "        if (ak_aligned16(mat)) {\n"
-    "            /* two steps' loads of the row issued before their products (four spilled on ROCm 5.2 gfx906 / gfx1030) */\n"
-    "            enum { U = 2 };\n"
-    "            int k = lane * 8;\n"
-    "            for (; k + (U - 1) * AK_WAVE * 8 < K8; k += U * AK_WAVE * 8) {\n"
-    "                float mv[U][8];\n"
-    "#pragma unroll\n"
-    "                for (int u = 0; u < U; u++) DT::ld8(mat + k + u * AK_WAVE * 8, mv[u]);\n"
-    "                /* the vector (from L2) one step at a time: 8 more registers, not 8 U */\n"
-    "#pragma unroll\n"
-    "                for (int u = 0; u < U; u++) {\n"
-    "                    float xv[8];\n"
-    "                    if (vv) DT::ld8(vec + k + u * AK_WAVE * 8, xv);\n"
-    "                    else {\n"
-    "#pragma unroll\n"
-    "                        for (int j = 0; j < 8; j++) xv[j] = DT::to(vec[(ak_i64)(k + u * AK_WAVE * 8 + j) * vs]);\n"
-    "                    }\n"
-    "#pragma unroll\n"
-    "                    for (int j = 0; j < 8; j++) acc[j] += mv[u][j] * xv[j];\n"
-    "                }\n"
-    "            }\n"
-    "            for (; k < K8; k += AK_WAVE * 8) {\n"
-    "                float mv[8], xv[8];\n"
-    "                DT::ld8(mat + k, mv);\n"
-    "                if (vv) DT::ld8(vec + k, xv);\n"
-    "                else {\n"
-    "#pragma unroll\n"
-    "                    for (int j = 0; j < 8; j++) xv[j] = DT::to(vec[(ak_i64)(k + j) * vs]);\n"
-    "                }\n"
-    "#pragma unroll\n"
-    "                for (int j = 0; j < 8; j++) acc[j] += mv[j] * xv[j];\n"
-    "            }\n"
-    "            k0 = K8;\n"
-    "        }\n"
-    "        float tail = 0.0f; /* a separate sum: indexing acc by k would put it in scratch memory */\n"
-    "        for (int k = k0 + lane; k < K; k += AK_WAVE) tail += DT::to(mat[k]) * DT::to(vec[(ak_i64)k * vs]);\n"
-    "        float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail;\n"
-    "        sum = ak_warp_sum(sum);\n"
-    "        if (lane == 0) {\n"
-    "            void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);\n"
-    "            const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);\n"
-    "            const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);\n"
-    "            if (colv) ak_gemm_out<DT>((int)row, 0, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "            else ak_gemm_out<DT>(0, (int)row, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "        }\n"
-    "    }\n"
-    "}\n"
-    "#define AK_GEMM_GEMV(NAME, DT)                                         \\\n"
-    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
-    "        ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \\\n"
-    "    }\n"
-    "#define AK_GEMM_GEMVN(NAME, DT)                                        \\\n"
-    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \\\n"
-    "        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);                                 \\\n"
-    "    }\n"
-    "\n"
     "/* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------\n"
     " * The SIMT tile with few output tiles and a long k runs as `splits` problems\n"
     " * over consecutive k slices, each writing its fp32 partial tile to slice s\n"
@@ -18650,7 +18484,6 @@ static const char _ak_src_gemm[] =
     "// kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16\n"
     "// kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32\n"
     "// kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16\n"
-    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32\n"
     "// kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16\n"
     "// kernels: ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16\n"
     "AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)\n"
@@ -18671,10 +18504,6 @@ static const char _ak_src_gemm[] =
     "AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)\n"
     "AK_GEMM_SKINNY(ak_gemm_skinny_f16, ak_f16_t)\n"
     "AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)\n"
-    "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
-    "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
-    "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
-    "AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)\n"
     "AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)\n"
@@ -19023,14 +18852,23 @@ static const char _ak_src_gemm_decode[] =
     " * ak_gemm_decode_fin_* sums the splits in order (deterministic) and applies\n"
     " * the epilogue.\n"
     " *\n"
-    " * flags (as kernels/gemm.hip): bit 2 D / C / bias / R are f32, 3 read C,\n"
-    " * 4 bias, 5 residual, bits 8.. the activation's AK_UNARY_* code. */\n"
+    " * The matrix-vector kernels (ak_gemm_gemv_*: n = 1 with A k-contiguous, or\n"
+    " * m = 1 with B stored N x K; ak_gemm_gemvn_f32: exact f32 with m <= 16 and B\n"
+    " * stored K x N) live here too, for every architecture: FMAs, no matrix\n"
+    " * instruction, the parameter list of kernels/gemm.hip's kernels.\n"
+    " *\n"
+    " * flags (as kernels/gemm.hip): bit 0 A transposed, 1 B transposed, 2 D / C /\n"
+    " * bias / R are f32, 3 read C, 4 bias, 5 residual, 7 B 16-byte vectors\n"
+    " * allowed, bits 8.. the activation's AK_UNARY_* code. */\n"
     "\n"
-    "// >>host  the flag bits (the host builds them: amdkit.h _AK_GD_*)\n"
+    "// >>host  the flag bits (the host builds them: amdkit.h _AK_GD_*; the same values as kernels/gemm.hip's)\n"
+    "#define AK_GD_TA 1\n"
+    "#define AK_GD_TB 2\n"
     "#define AK_GD_OUT32 4\n"
     "#define AK_GD_C 8\n"
     "#define AK_GD_BIAS 16\n"
     "#define AK_GD_RES 32\n"
+    "#define AK_GD_VB 128\n"
     "#define AK_GD_ACT_SHIFT 8\n"
     "// <<host\n"
     "\n"
@@ -19279,6 +19117,192 @@ static const char _ak_src_gemm_decode[] =
     "// kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16\n"
     "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f16, ak_f16_t)\n"
     "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_bf16, ak_bf16_t)\n"
+    "\n"
+    "/* ---- matrix-vector kernels (every architecture) ------------------------\n"
+    " * The parameter list of kernels/gemm.hip's kernels (AK_GEMM_PARAMS_T): the\n"
+    " * host launches these with the same arguments and flags. */\n"
+    "#define AK_GD_PARAMS_T(DT)                                                                                        \\\n"
+    "    const typename DT::T *A, const typename DT::T *B, const void *C, void *D, const void *bias, const void *R, \\\n"
+    "        int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB,  \\\n"
+    "        ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags, float ap\n"
+    "#define AK_GD_ARGS A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, alpha, beta, flags, ap\n"
+    "\n"
+    "/* Per-batch pointer offset (output dtype for C / D / R). */\n"
+    "AK_INLINE const void* ak_gd_off(const void* p, ak_i64 s, int b, int o32, int esz) {\n"
+    "    return p ? (const void*)((const char*)p + (ak_i64)b * s * (o32 ? 4 : esz)) : p;\n"
+    "}\n"
+    "\n"
+    "/* ---- a few rows times W stored K x N (n-contiguous): M <= 16 ----------\n"
+    " * A block owns 8 columns: 2 column threads of 4 (16-byte loads where VB\n"
+    " * says) x blockDim / 2 k lanes walking k 8 at a time into 4 x M fp32 sums,\n"
+    " * then a butterfly and the waves' partials in wave order (same sum every\n"
+    " * run). 4 waves a block. Own kernel: ~170 registers, not the gemv's. */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { MM = 16, CT = 2, CW = 4, U = 8, NWMAX = 4 };\n"
+    "    __shared__ float part[NWMAX * MM * CT * CW];\n"
+    "    const int t = (int)threadIdx.x, lane = ak_lane(), w = ak_wave_id();\n"
+    "    const int nw = (int)blockDim.x / AK_WAVE < NWMAX ? (int)blockDim.x / AK_WAVE : NWMAX;\n"
+    "    const int ct = t & 1, kl = t >> 1, KT = (int)blockDim.x >> 1;\n"
+    "    const int nb = (int)blockIdx.x * (CT * CW), n0 = nb + ct * CW;\n"
+    "    const bool ta = flags & AK_GD_TA;\n"
+    "    const int o32 = (flags & AK_GD_OUT32) ? 1 : 0;\n"
+    "    const bool vec = (flags & AK_GD_VB) && n0 + CW <= N;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* Ab = A + (ak_i64)b * sA;\n"
+    "        const T* Bb = B + (ak_i64)b * sB + n0;\n"
+    "        float acc[MM][CW];\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++)\n"
+    "#pragma unroll\n"
+    "            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;\n"
+    "        for (int k0 = kl; k0 < K; k0 += U * KT) {\n"
+    "            float bv[U][CW];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < U; u++) {\n"
+    "                const int k = k0 + u * KT;\n"
+    "                if (k < K && vec) DT::ld4(Bb + (ak_i64)k * ldb, bv[u]);\n"
+    "                else {\n"
+    "#pragma unroll\n"
+    "                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;\n"
+    "                }\n"
+    "            }\n"
+    "            /* A's U values of a row issued together (a k past the end reads 0 against B's 0): one latency per\n"
+    "             * row of A, not one per product (a decode step has one or two warps an SM to hide it) */\n"
+    "#pragma unroll\n"
+    "            for (int m = 0; m < MM; m++) {\n"
+    "                if (m < M) {\n"
+    "                    float av[U];\n"
+    "#pragma unroll\n"
+    "                    for (int u = 0; u < U; u++) {\n"
+    "                        const int k = k0 + u * KT;\n"
+    "                        av[u] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;\n"
+    "                    }\n"
+    "#pragma unroll\n"
+    "                    for (int u = 0; u < U; u++)\n"
+    "#pragma unroll\n"
+    "                        for (int c = 0; c < CW; c++) acc[m][c] += av[u] * bv[u][c];\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        /* sums over the k lanes of the wave (lanes with the same column thread), then over the waves */\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MM; m++) {\n"
+    "            if (m < M) {\n"
+    "#pragma unroll\n"
+    "                for (int c = 0; c < CW; c++) {\n"
+    "                    float v = acc[m][c];\n"
+    "                    for (int o = CT; o < AK_WAVE; o <<= 1) v += ak_shfl_xor(v, o);\n"
+    "                    acc[m][c] = v;\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads(); /* the previous problem's partials are read */\n"
+    "        if (lane < CT && w < nw) {\n"
+    "#pragma unroll\n"
+    "            for (int m = 0; m < MM; m++)\n"
+    "                if (m < M) {\n"
+    "#pragma unroll\n"
+    "                    for (int c = 0; c < CW; c++) part[(w * MM + m) * (CT * CW) + lane * CW + c] = acc[m][c];\n"
+    "                }\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        void* Db = (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);\n"
+    "        const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);\n"
+    "        const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);\n"
+    "        for (int i = t; i < M * CT * CW; i += (int)blockDim.x) {\n"
+    "            const int m = i / (CT * CW), j = i % (CT * CW);\n"
+    "            float sum = 0.0f;\n"
+    "            for (int q = 0; q < nw; q++) sum += part[(q * MM + m) * (CT * CW) + j];\n"
+    "            if (nb + j < N) ak_gd_out<DT>(m, nb + j, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -\n"
+    " * One wave per output (a k-contiguous row with the vector, any element\n"
+    " * stride), 4 waves a block; a lane reads 8 consecutive elements a step\n"
+    " * (16-byte where aligned), 8 fp32 partials added pairwise, then over the\n"
+    " * wave. Matrix read once; vector from L2. Rows along grid x (then y). */\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    const int lane = ak_lane(), w = ak_wave_id(), nw = (int)blockDim.x / AK_WAVE;\n"
+    "    const bool colv = N == 1 && !(flags & AK_GD_TA); /* D[m][0] = A[m][:] . B[:][0] */\n"
+    "    const ak_i64 rows = colv ? M : N;\n"
+    "    const ak_i64 row = ((ak_i64)blockIdx.y * gridDim.x + blockIdx.x) * nw + w;\n"
+    "    const int o32 = (flags & AK_GD_OUT32) ? 1 : 0;\n"
+    "    if (row >= rows) return;\n"
+    "    const ak_i64 vs = colv ? ((flags & AK_GD_TB) ? 1 : ldb) : ((flags & AK_GD_TA) ? lda : 1);\n"
+    "    const int K8 = K & ~7;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* mat = colv ? A + (ak_i64)b * sA + row * lda : B + (ak_i64)b * sB + row * ldb;\n"
+    "        const T* vec = colv ? B + (ak_i64)b * sB : A + (ak_i64)b * sA;\n"
+    "        const bool vv = vs == 1 && ak_aligned16(vec);\n"
+    "        float acc[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "        int k0 = 0;\n"
+    "        if (ak_aligned16(mat)) {\n"
+    "            /* two steps' loads of the row issued before their products (four spilled on ROCm 5.2 gfx906 / gfx1030) */\n"
+    "            enum { U = 2 };\n"
+    "            int k = lane * 8;\n"
+    "            for (; k + (U - 1) * AK_WAVE * 8 < K8; k += U * AK_WAVE * 8) {\n"
+    "                float mv[U][8];\n"
+    "#pragma unroll\n"
+    "                for (int u = 0; u < U; u++) DT::ld8(mat + k + u * AK_WAVE * 8, mv[u]);\n"
+    "                /* the vector (from L2) one step at a time: 8 more registers, not 8 U */\n"
+    "#pragma unroll\n"
+    "                for (int u = 0; u < U; u++) {\n"
+    "                    float xv[8];\n"
+    "                    if (vv) DT::ld8(vec + k + u * AK_WAVE * 8, xv);\n"
+    "                    else {\n"
+    "#pragma unroll\n"
+    "                        for (int j = 0; j < 8; j++) xv[j] = DT::to(vec[(ak_i64)(k + u * AK_WAVE * 8 + j) * vs]);\n"
+    "                    }\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++) acc[j] += mv[u][j] * xv[j];\n"
+    "                }\n"
+    "            }\n"
+    "            for (; k < K8; k += AK_WAVE * 8) {\n"
+    "                float mv[8], xv[8];\n"
+    "                DT::ld8(mat + k, mv);\n"
+    "                if (vv) DT::ld8(vec + k, xv);\n"
+    "                else {\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 8; j++) xv[j] = DT::to(vec[(ak_i64)(k + j) * vs]);\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < 8; j++) acc[j] += mv[j] * xv[j];\n"
+    "            }\n"
+    "            k0 = K8;\n"
+    "        }\n"
+    "        float tail = 0.0f; /* a separate sum: indexing acc by k would put it in scratch memory */\n"
+    "        for (int k = k0 + lane; k < K; k += AK_WAVE) tail += DT::to(mat[k]) * DT::to(vec[(ak_i64)k * vs]);\n"
+    "        float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail;\n"
+    "        sum = ak_warp_sum(sum);\n"
+    "        if (lane == 0) {\n"
+    "            void* Db = (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);\n"
+    "            const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);\n"
+    "            const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);\n"
+    "            if (colv) ak_gd_out<DT>((int)row, 0, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "            else ak_gd_out<DT>(0, (int)row, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "#define AK_GEMM_GEMV(NAME, DT)                                         \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_gemv<DT>(AK_GD_ARGS);                                  \\\n"
+    "    }\n"
+    "#define AK_GEMM_GEMVN(NAME, DT)                                        \\\n"
+    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_gemvn<DT>(AK_GD_ARGS);                                 \\\n"
+    "    }\n"
+    "\n"
+    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32\n"
+    "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
+    "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
+    "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
+    "AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t)\n"
     ;
 
 /* kernels/gemm_ffma.hip */
@@ -23796,11 +23820,11 @@ static const struct { const char* family; const char* source; const char* kernel
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
-      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_w_f16 ak_gemm_mma_w_bf16 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16 ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16" },
+      "ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32 ak_gemm_mma_w_f16 ak_gemm_mma_w_bf16 ak_gemm_mma_s_f16 ak_gemm_mma_s_bf16 ak_gemm_mma_s_f32 ak_gemm_mma_s_x32 ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16 ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32 ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16 ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16 ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16" },
     { "gemm_cdna", _ak_src_gemm_cdna,
       "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
-      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16" },
+      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32" },
     { "gemm_ffma", _ak_src_gemm_ffma,
       "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32" },
     { "gemm_fp8", _ak_src_gemm_fp8,
@@ -23866,10 +23890,13 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GC_RES 32
 #define _AK_GC_ACT_SHIFT 8
 /* host constants of kernels/gemm_decode.hip (its `// >>host` block) */
+#define _AK_GD_TA 1
+#define _AK_GD_TB 2
 #define _AK_GD_OUT32 4
 #define _AK_GD_C 8
 #define _AK_GD_BIAS 16
 #define _AK_GD_RES 32
+#define _AK_GD_VB 128
 #define _AK_GD_ACT_SHIFT 8
 /* host constants of kernels/gemm_ffma.hip (its `// >>host` block) */
 #define _AK_GFF_C 8
@@ -24132,14 +24159,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:941 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:775 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:1209 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1043 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -24148,7 +24175,7 @@ static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const voi
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
     ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:239 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:248 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -24157,7 +24184,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:270 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:279 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -24399,16 +24426,16 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_scale _AK_KIF_axpy
 #define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:754 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:916 NAME (macro AK_GEMM_GEMV): the same list */
-#define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:920 NAME (macro AK_GEMM_GEMVN): the same list */
-#define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1224 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1058 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1228 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1062 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:461 NAME (macro AK_GEMM_GEMV): the same list */
+#define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:465 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:241 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_fp8 _ak_kargs_gemm_i8   /* kernels/gemm_fp8.hip:313 NAME (macro AK_GEMM_FP8): the same list */
@@ -24621,10 +24648,6 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_skinny_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_skinny_bf16", _AK_KIF_gemm_wgmma },
-    { "ak_gemm_gemv_f32", _AK_KIF_gemm_wgmma },
-    { "ak_gemm_gemv_f16", _AK_KIF_gemm_wgmma },
-    { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
-    { "ak_gemm_gemvn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_splitk_fin_f32", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_f16", _AK_KIF_gemm_splitk_fin },
     { "ak_gemm_splitk_fin_bf16", _AK_KIF_gemm_splitk_fin },
@@ -24650,6 +24673,10 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_decode_mn_bf16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_fin_f16", _AK_KIF_gemm_decode_fin },
     { "ak_gemm_decode_fin_bf16", _AK_KIF_gemm_decode_fin },
+    { "ak_gemm_gemv_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemv_f16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemvn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_mn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kk_f32", _AK_KIF_gemm_wgmma },
@@ -27741,6 +27768,10 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
 /* kernels/gemm_ffma.hip takes the flags of kernels/gemm.hip: the bits it reads must agree */
 typedef char _ak_gemm_ffma_flags_agree[(_AK_GFF_C == _AK_GF_C && _AK_GFF_BIAS == _AK_GF_BIAS && _AK_GFF_RES == _AK_GF_RES &&
                                         _AK_GFF_VA == _AK_GF_VA && _AK_GFF_VB == _AK_GF_VB && _AK_GFF_ACT_SHIFT == _AK_GF_ACT_SHIFT) ? 1 : -1];
+/* the matrix-vector kernels (kernels/gemm_decode.hip ak_gemm_gemv*) take the flags of kernels/gemm.hip too */
+typedef char _ak_gemm_gemv_flags_agree[(_AK_GD_TA == _AK_GF_TA && _AK_GD_TB == _AK_GF_TB && _AK_GD_OUT32 == _AK_GF_OUT32 &&
+                                        _AK_GD_C == _AK_GF_C && _AK_GD_BIAS == _AK_GF_BIAS && _AK_GD_RES == _AK_GF_RES &&
+                                        _AK_GD_VB == _AK_GF_VB && _AK_GD_ACT_SHIFT == _AK_GF_ACT_SHIFT) ? 1 : -1];
 
 /* Split-K of plan p (the SIMT tiles, the gemv kernel, the AMD matrix-core
  * tiles): a single problem with fewer output tiles than the units hold
@@ -28276,15 +28307,16 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     }
     /* the wgmma kernels need the arch-specific target (sm_90a) */
     if ((r = _ak_op_kernel_at(ctx, !strncmp(p.kernel, "ak_gemm_cdna_", 13) ? _ak_src_gemm_cdna
-                                   : !strncmp(p.kernel, "ak_gemm_ffma_", 13) ? _ak_src_gemm_ffma : _ak_src_gemm, p.kernel,
+                                   : !strncmp(p.kernel, "ak_gemm_ffma_", 13) ? _ak_src_gemm_ffma
+                                   : !strncmp(p.kernel, "ak_gemm_gemv", 12) ? _ak_src_gemm_decode : _ak_src_gemm, p.kernel,
                               p.shared_bytes ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
         return r;
     flags = (g->trans_a ? _AK_GF_TA : 0) | (g->trans_b ? _AK_GF_TB : 0) | (g->out_dtype == AK_F32 ? _AK_GF_OUT32 : 0) |
             (g->beta != 0.0f ? _AK_GF_C : 0) | (g->bias ? _AK_GF_BIAS : 0) | (g->residual ? _AK_GF_RES : 0) |
             (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? _AK_GF_VA : 0) |
             (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? _AK_GF_VB : 0) | (g->activation << _AK_GF_ACT_SHIFT);
-    /* every kernel of kernels/gemm.hip, kernels/gemm_cdna.hip and kernels/gemm_ffma.hip has this one parameter list
-     * (AK_GEMM_PARAMS_T) */
+    /* every kernel of kernels/gemm.hip, kernels/gemm_cdna.hip and kernels/gemm_ffma.hip, and the matrix-vector kernels
+     * of kernels/gemm_decode.hip, has this one parameter list (AK_GEMM_PARAMS_T) */
     _ak_kargs_gemm_mma(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s.m,
                        (int32_t)s.n, (int32_t)s.k, (int64_t)s.lda, (int64_t)s.ldb, (int64_t)s.ldc, (int64_t)s.ldd,
                        (int64_t)s.ldr, (int64_t)g->stride_a, (int64_t)g->stride_b, (int64_t)g->stride_c,

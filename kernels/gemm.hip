@@ -755,172 +755,6 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
         ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \
     }
 
-/* ---- a few rows times W stored K x N (n-contiguous): M <= 16 ----------
- * A block owns 8 columns: 2 column threads of 4 (16-byte loads where VB
- * says) x blockDim / 2 k lanes walking k 8 at a time into 4 x M fp32 sums,
- * then a butterfly and the waves' partials in wave order (same sum every
- * run). 4 waves a block. Own kernel: ~170 registers, not the gemv's. */
-template <class DT>
-AK_INLINE void ak_gemm_gemvn(AK_GEMM_PARAMS_T(DT)) {
-    typedef typename DT::T T;
-    enum { MM = 16, CT = 2, CW = 4, U = 8, NWMAX = 4 };
-    __shared__ float part[NWMAX * MM * CT * CW];
-    const int t = (int)threadIdx.x, lane = ak_lane(), w = ak_wave_id();
-    const int nw = (int)blockDim.x / AK_WAVE < NWMAX ? (int)blockDim.x / AK_WAVE : NWMAX;
-    const int ct = t & 1, kl = t >> 1, KT = (int)blockDim.x >> 1;
-    const int nb = (int)blockIdx.x * (CT * CW), n0 = nb + ct * CW;
-    const bool ta = flags & AK_GF_TA;
-    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
-    const bool vec = (flags & AK_GF_VB) && n0 + CW <= N;
-    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
-        const T* Ab = A + (ak_i64)b * sA;
-        const T* Bb = B + (ak_i64)b * sB + n0;
-        float acc[MM][CW];
-#pragma unroll
-        for (int m = 0; m < MM; m++)
-#pragma unroll
-            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;
-        for (int k0 = kl; k0 < K; k0 += U * KT) {
-            float bv[U][CW];
-#pragma unroll
-            for (int u = 0; u < U; u++) {
-                const int k = k0 + u * KT;
-                if (k < K && vec) DT::ld4(Bb + (ak_i64)k * ldb, bv[u]);
-                else {
-#pragma unroll
-                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;
-                }
-            }
-            /* A's U values of a row issued together (a k past the end reads 0 against B's 0): one latency per
-             * row of A, not one per product (a decode step has one or two warps an SM to hide it) */
-#pragma unroll
-            for (int m = 0; m < MM; m++) {
-                if (m < M) {
-                    float av[U];
-#pragma unroll
-                    for (int u = 0; u < U; u++) {
-                        const int k = k0 + u * KT;
-                        av[u] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;
-                    }
-#pragma unroll
-                    for (int u = 0; u < U; u++)
-#pragma unroll
-                        for (int c = 0; c < CW; c++) acc[m][c] += av[u] * bv[u][c];
-                }
-            }
-        }
-        /* sums over the k lanes of the wave (lanes with the same column thread), then over the waves */
-#pragma unroll
-        for (int m = 0; m < MM; m++) {
-            if (m < M) {
-#pragma unroll
-                for (int c = 0; c < CW; c++) {
-                    float v = acc[m][c];
-                    for (int o = CT; o < AK_WAVE; o <<= 1) v += ak_shfl_xor(v, o);
-                    acc[m][c] = v;
-                }
-            }
-        }
-        __syncthreads(); /* the previous problem's partials are read */
-        if (lane < CT && w < nw) {
-#pragma unroll
-            for (int m = 0; m < MM; m++)
-                if (m < M) {
-#pragma unroll
-                    for (int c = 0; c < CW; c++) part[(w * MM + m) * (CT * CW) + lane * CW + c] = acc[m][c];
-                }
-        }
-        __syncthreads();
-        void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
-        const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
-        const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
-        for (int i = t; i < M * CT * CW; i += (int)blockDim.x) {
-            const int m = i / (CT * CW), j = i % (CT * CW);
-            float sum = 0.0f;
-            for (int q = 0; q < nw; q++) sum += part[(q * MM + m) * (CT * CW) + j];
-            if (nb + j < N) ak_gemm_out<DT>(m, nb + j, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
-        }
-    }
-}
-
-/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -
- * One wave per output (a k-contiguous row with the vector, any element
- * stride), 4 waves a block; a lane reads 8 consecutive elements a step
- * (16-byte where aligned), 8 fp32 partials added pairwise, then over the
- * wave. Matrix read once; vector from L2. Rows along grid x (then y). */
-template <class DT>
-AK_INLINE void ak_gemm_gemv(AK_GEMM_PARAMS_T(DT)) {
-    typedef typename DT::T T;
-    const int lane = ak_lane(), w = ak_wave_id(), nw = (int)blockDim.x / AK_WAVE;
-    const bool colv = N == 1 && !(flags & AK_GF_TA); /* D[m][0] = A[m][:] . B[:][0] */
-    const ak_i64 rows = colv ? M : N;
-    const ak_i64 row = ((ak_i64)blockIdx.y * gridDim.x + blockIdx.x) * nw + w;
-    const int o32 = (flags & AK_GF_OUT32) ? 1 : 0;
-    if (row >= rows) return;
-    const ak_i64 vs = colv ? ((flags & AK_GF_TB) ? 1 : ldb) : ((flags & AK_GF_TA) ? lda : 1);
-    const int K8 = K & ~7;
-    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
-        const T* mat = colv ? A + (ak_i64)b * sA + row * lda : B + (ak_i64)b * sB + row * ldb;
-        const T* vec = colv ? B + (ak_i64)b * sB : A + (ak_i64)b * sA;
-        const bool vv = vs == 1 && ak_aligned16(vec);
-        float acc[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
-        int k0 = 0;
-        if (ak_aligned16(mat)) {
-            /* two steps' loads of the row issued before their products (four spilled on ROCm 5.2 gfx906 / gfx1030) */
-            enum { U = 2 };
-            int k = lane * 8;
-            for (; k + (U - 1) * AK_WAVE * 8 < K8; k += U * AK_WAVE * 8) {
-                float mv[U][8];
-#pragma unroll
-                for (int u = 0; u < U; u++) DT::ld8(mat + k + u * AK_WAVE * 8, mv[u]);
-                /* the vector (from L2) one step at a time: 8 more registers, not 8 U */
-#pragma unroll
-                for (int u = 0; u < U; u++) {
-                    float xv[8];
-                    if (vv) DT::ld8(vec + k + u * AK_WAVE * 8, xv);
-                    else {
-#pragma unroll
-                        for (int j = 0; j < 8; j++) xv[j] = DT::to(vec[(ak_i64)(k + u * AK_WAVE * 8 + j) * vs]);
-                    }
-#pragma unroll
-                    for (int j = 0; j < 8; j++) acc[j] += mv[u][j] * xv[j];
-                }
-            }
-            for (; k < K8; k += AK_WAVE * 8) {
-                float mv[8], xv[8];
-                DT::ld8(mat + k, mv);
-                if (vv) DT::ld8(vec + k, xv);
-                else {
-#pragma unroll
-                    for (int j = 0; j < 8; j++) xv[j] = DT::to(vec[(ak_i64)(k + j) * vs]);
-                }
-#pragma unroll
-                for (int j = 0; j < 8; j++) acc[j] += mv[j] * xv[j];
-            }
-            k0 = K8;
-        }
-        float tail = 0.0f; /* a separate sum: indexing acc by k would put it in scratch memory */
-        for (int k = k0 + lane; k < K; k += AK_WAVE) tail += DT::to(mat[k]) * DT::to(vec[(ak_i64)k * vs]);
-        float sum = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail;
-        sum = ak_warp_sum(sum);
-        if (lane == 0) {
-            void* Db = (void*)ak_gemm_off(D, sD, b, o32, DT::SIZE);
-            const void* Cb = ak_gemm_off(C, sC, b, o32, DT::SIZE);
-            const void* Rb = ak_gemm_off(R, sR, b, o32, DT::SIZE);
-            if (colv) ak_gemm_out<DT>((int)row, 0, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
-            else ak_gemm_out<DT>(0, (int)row, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
-        }
-    }
-}
-#define AK_GEMM_GEMV(NAME, DT)                                         \
-    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
-        ak_gemm_gemv<DT>(AK_GEMM_ARGS);                                  \
-    }
-#define AK_GEMM_GEMVN(NAME, DT)                                        \
-    AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
-        ak_gemm_gemvn<DT>(AK_GEMM_ARGS);                                 \
-    }
-
 /* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------
  * The SIMT tile with few output tiles and a long k runs as `splits` problems
  * over consecutive k slices, each writing its fp32 partial tile to slice s
@@ -1234,7 +1068,6 @@ AK_INLINE void ak_gemm_i8(AK_GEMM_PARAMS_I8(signed char), const int m0, const in
 // kernels: ak_gemm_simt_l_f32 ak_gemm_simt_l_f16 ak_gemm_simt_l_bf16
 // kernels: ak_gemm_wgmma_n128_x32 ak_gemm_wgmma_n256_x32
 // kernels: ak_gemm_skinny_f32 ak_gemm_skinny_f16 ak_gemm_skinny_bf16
-// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32
 // kernels: ak_gemm_splitk_fin_f32 ak_gemm_splitk_fin_f16 ak_gemm_splitk_fin_bf16
 // kernels: ak_gemm_i8_l_f16 ak_gemm_i8_l_bf16 ak_gemm_i8_s_f16 ak_gemm_i8_s_bf16
 AK_GEMM_MMA(ak_gemm_mma_l_f16, ak_f16_t, false, 128, 128, 32, 256)
@@ -1255,10 +1088,6 @@ AK_GEMM_WGMMA(ak_gemm_wgmma_n256_x32, ak_f32_t, 256)
 AK_GEMM_SKINNY(ak_gemm_skinny_f32, ak_f32_t)
 AK_GEMM_SKINNY(ak_gemm_skinny_f16, ak_f16_t)
 AK_GEMM_SKINNY(ak_gemm_skinny_bf16, ak_bf16_t)
-AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)
-AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)
-AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)
-AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f32, ak_f32_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_f16, ak_f16_t)
 AK_GEMM_SPLITK_FIN(ak_gemm_splitk_fin_bf16, ak_bf16_t)

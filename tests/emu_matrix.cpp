@@ -295,6 +295,7 @@ using std::min;
 using std::max;
 #include "../build/emu/prelude.hip"
 #include "../kernels/gemm.hip"
+#include "../kernels/gemm_decode.hip"
 #include "../kernels/gemm_cdna.hip"
 #include "../kernels/gemm_fp8.hip"
 #include "../kernels/attention_mma.hip"

@@ -536,7 +536,8 @@ static void strict_and_allowed_precisions(void) {
 }
 
 /* The tile table in amdkit.h (seen through ak_gemm_plan_get) must match the
- * template arguments of the kernels in kernels/gemm.hip. */
+ * template arguments of the kernels in kernels/gemm.hip (and the fixed
+ * shapes of kernels/gemm_decode.hip's). */
 static void tile_table_matches_kernel_source(void) {
     static const char* const archs[] = { "gfx90a", "gfx1100", "sm_90", "gfx906" };
     static const size_t ms[] = { 8192, 16, 1 };
@@ -587,6 +588,16 @@ static void tile_table_matches_kernel_source(void) {
                 AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
                 snprintf(pat, sizeof pat, "(%s, ", p.kernel);
                 hit = strstr(src, pat);
+                if (!hit && (hit = strstr(srcd, pat)) != NULL && ((hit >= srcd + 12 && !strncmp(hit - 12, "AK_GEMM_GEMV", 12)) ||
+                                                                  (hit >= srcd + 13 && !strncmp(hit - 13, "AK_GEMM_GEMVN", 13)))) {
+                    /* kernels/gemm_decode.hip, fixed in ak_gemm_gemv: one wave per output, 4 waves a block, 8 elements a lane step */
+                    nt = !strncmp(archs[a], "gfx1", 4) || !strncmp(archs[a], "sm_", 3) ? 128 : 256;
+                    AKT_CHECKF(p.bm == 4 && p.bn == 4 && p.bk == 8 && p.threads == nt, "%s: table %dx%dx%d/%d", p.kernel, p.bm, p.bn,
+                               p.bk, p.threads);
+                    ak_context_destroy(ctx);
+                    continue;
+                }
+                hit = strstr(src, pat);
                 if (!hit && strstr(srcd, pat)) { /* AK_GEMM_DECODE(name, DT, TA, TB): 16 x 64 x 64, 128 threads (fixed in ak_gd_gemm) */
                     AKT_CHECKF(p.bm == 16 && p.bn == 64 && p.bk == 64 && p.threads == 128, "%s: table %dx%dx%d/%d", p.kernel, p.bm, p.bn,
                                p.bk, p.threads);
@@ -603,14 +614,11 @@ static void tile_table_matches_kernel_source(void) {
                     ak_context_destroy(ctx);
                     continue;
                 }
-                AKT_CHECKF(hit != NULL, "kernel %s not defined in kernels/gemm.hip or kernels/gemm_sm90.hip", p.kernel);
+                AKT_CHECKF(hit != NULL, "kernel %s not defined in kernels/gemm.hip, kernels/gemm_decode.hip or kernels/gemm_sm90.hip", p.kernel);
                 if (hit) {
                     /* AK_GEMM_MMA(name, DT, FAST32, BM, BN, BK, NT) / AK_GEMM_SIMT(name, DT, BM, BN, BK, NT) */
                     const char* q = hit + strlen(pat);
-                    if ((hit >= src + 12 && !strncmp(hit - 12, "AK_GEMM_GEMV", 12)) || (hit >= src + 13 && !strncmp(hit - 13, "AK_GEMM_GEMVN", 13))) {
-                        /* fixed in ak_gemm_gemv: one wave per output, 4 waves a block, 8 elements a lane step */
-                        bm = 4; bn = 4; bk = 8; nt = !strncmp(archs[a], "gfx1", 4) || !strncmp(archs[a], "sm_", 3) ? 128 : 256;
-                    } else if (hit >= src + 14 && !strncmp(hit - 14, "AK_GEMM_SKINNY", 14)) {
+                    if (hit >= src + 14 && !strncmp(hit - 14, "AK_GEMM_SKINNY", 14)) {
                         bm = 16; bn = 16; bk = 512; nt = 256; /* fixed in ak_gemm_skinny */
                     } else if (hit >= src + 13 && !strncmp(hit - 13, "AK_GEMM_WGMMA", 13)) {
                         /* AK_GEMM_WGMMA(name, DT, BN): 128 x BN x 64, 256 threads */
