@@ -16360,7 +16360,9 @@ static const char _ak_src_conv[] =
     "//\n"
     "// Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output\n"
     "// channel c reads input channel c / (Cout / Cin)), standard only. Channels-\n"
-    "// first where the window of a 64 x 32 output tile fits shared memory (flag\n"
+    "// first with stride 1 (ak_conv_dwv_*, below): 32-row tiles of 16-byte\n"
+    "// chunks, each thread 4 rows x 16 bytes of outputs. Other channels-first\n"
+    "// shapes where the window of a 64 x 32 output tile fits shared memory (flag\n"
     "// DWT): the window staged once per kernel depth (fp32), each thread sums a\n"
     "// strip of 8 outputs of a column. Otherwise one thread per output element,\n"
     "// the taps in a loop (fp32 sums), neighbours share inputs through the caches.\n"
@@ -16388,6 +16390,7 @@ static const char _ak_src_conv[] =
     "// AK_UNARY_* code.\n"
     "//\n"
     "// kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16\n"
+    "// kernels: ak_conv_dwv_f32 ak_conv_dwv_f16 ak_conv_dwv_bf16\n"
     "// kernels: ak_conv_igemm_wg128_f16 ak_conv_igemm_wg128_bf16 ak_conv_igemm_wg64_f16 ak_conv_igemm_wg64_bf16\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)\n"
@@ -16402,6 +16405,9 @@ static const char _ak_src_conv[] =
     "#define AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */\n"
     "#define AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */\n"
     "#define AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */\n"
+    "#define AK_CONV_DWV_R 4    /* stride-1 depthwise (ak_conv_dwv_*): output rows a thread (8 warps: 32-row tiles) */\n"
+    "#define AK_CONV_DWV_XR 48  /* its window rows in shared memory: the host's limit (32 + (kH - 1) dH) */\n"
+    "#define AK_CONV_DWV_KW 7   /* its widest kernel row (stride 1, dilation 1 across) */\n"
     "#define AK_CVF_ACT_SHIFT 8\n"
     "// <<host\n"
     "\n"
@@ -17294,6 +17300,161 @@ static const char _ak_src_conv[] =
     "        }\n"
     "    }\n"
     "}\n"
+    "\n"
+    "/* Depthwise, stride 1 across (flag-free: its own kernels ak_conv_dwv_*): channels-first, stride 1 in height\n"
+    " * and width, dilation 1 in width, kernel width <= AK_CONV_DWV_KW, the window of a 32-row tile within\n"
+    " * AK_CONV_DWV_XR rows. A block computes 32 rows x 32 V output columns of one plane (one output depth), V =\n"
+    " * AK_V16 (8 halves, 4 f32: 16 bytes). The window goes to shared memory per kernel depth in its own dtype, in\n"
+    " * 16-byte chunks that start at input columns a multiple of V from the tile's first (a0: V-aligned below -pW), each\n"
+    " * chunk one 16-byte load where it lies inside the row and is aligned (else element loads, zeros outside the\n"
+    " * input); U chunks a thread are loaded before any is stored, so a thread has U x 16 bytes in flight. Thread (lane\n"
+    " * tx, warp ty) computes the V adjacent outputs whose leftmost input is column a0 + V tx, for R rows: per kernel\n"
+    " * row and output row it reads its chunk and the next (NX chunks of 16 bytes, conflict-free: a warp reads one\n"
+    " * contiguous row), KW x V fmas with the taps in registers (KW: the kernel width rounded up to 1, 3 or 7, zero\n"
+    " * taps past kW). Outputs go out as 16 bytes where aligned, else 8, 4 or element stores. */\n"
+    "template <class DT, int KW>\n"
+    "AK_INLINE void ak_conv_dwv(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,\n"
+    "                           const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, uint4* xs, float* wsm,\n"
+    "                           AK_CONV_PARAMS) {\n"
+    "    typedef typename DT::T T;\n"
+    "    enum { V = AK_V16(DT), R = AK_CONV_DWV_R, TH = 8 * R, TW = 32 * V, NX = 1 + (KW - 1 + V - 1) / V, NCH = 31 + NX, U = 4 };\n"
+    "    const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW, act = flags >> AK_CVF_ACT_SHIFT;\n"
+    "    const int tid = (int)threadIdx.x, tx = tid & 31, ty = tid >> 5;\n"
+    "    const int pw0 = (pW + V - 1) / V * V; /* a0 of the first tile: -pw0 */\n"
+    "    const int twn = (OW + pw0 - pW + TW - 1) / TW;\n"
+    "    const int a0 = ((int)blockIdx.x % twn) * TW - pw0, ow0 = a0 + pW, oh0 = ((int)blockIdx.x / twn) * TH, ih0 = oh0 - pH;\n"
+    "    const int XN = (TH + (kH - 1) * dH) * NCH;\n"
+    "    const ak_i64 units = (ak_i64)Nb * Cout * OD;\n"
+    "    (void)Cig; (void)sH; (void)sW; (void)dW;\n"
+    "    for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {\n"
+    "        const int od = (int)(u % OD), c = (int)((u / OD) % Cout), n = (int)(u / ((ak_i64)OD * Cout));\n"
+    "        const T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;\n"
+    "        float acc[R][V];\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < R; r++)\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < V; i++) acc[r][i] = 0.0f;\n"
+    "        __syncthreads(); /* the previous unit's readers are done */\n"
+    "        for (int t = tid; t < taps; t += 256) wsm[t] = DT::to(w[(ak_i64)c * taps + t]);\n"
+    "        for (int kd = 0; kd < kD; kd++) {\n"
+    "            const int id = od * sD - pD + kd * dD;\n"
+    "            if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */\n"
+    "            const T* xp = xc + (ak_i64)id * IH * IW;\n"
+    "            __syncthreads();\n"
+    "            for (int e0 = 0; e0 < XN; e0 += 256 * U) {\n"
+    "                uint4 buf[U];\n"
+    "                bool st[U];\n"
+    "#pragma unroll\n"
+    "                for (int k = 0; k < U; k++) {\n"
+    "                    const int e = e0 + k * 256 + tid, rr = e / NCH, ih = ih0 + rr, g0 = a0 + (e - rr * NCH) * V;\n"
+    "                    union { uint4 v; T el[V]; } t;\n"
+    "                    t.v = make_uint4(0u, 0u, 0u, 0u);\n"
+    "                    st[k] = e < XN;\n"
+    "                    if (st[k] && (unsigned)ih < (unsigned)IH) {\n"
+    "                        const int ro = ih * IW;\n"
+    "                        if (g0 >= 0 && g0 + V <= IW && ak_aligned16(xp + ro + g0)) {\n"
+    "#if defined(AK_CONV_CPASYNC)\n"
+    "                            ak_cp_async16(xs + e, xp + ro + g0, 16); /* NVIDIA: in flight without registers */\n"
+    "                            st[k] = false;\n"
+    "#else\n"
+    "                            t.v = *(const uint4*)(xp + ro + g0);\n"
+    "#endif\n"
+    "                        } else {\n"
+    "#pragma unroll\n"
+    "                            for (int i = 0; i < V; i++)\n"
+    "                                if ((unsigned)(g0 + i) < (unsigned)IW) t.el[i] = xp[ro + g0 + i];\n"
+    "                        }\n"
+    "                    }\n"
+    "                    buf[k] = t.v;\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int k = 0; k < U; k++)\n"
+    "                    if (st[k]) xs[e0 + k * 256 + tid] = buf[k];\n"
+    "            }\n"
+    "#if defined(AK_CONV_CPASYNC)\n"
+    "            ak_cp_async_commit();\n"
+    "            ak_cp_async_wait<0>();\n"
+    "#endif\n"
+    "            __syncthreads();\n"
+    "            for (int kh = 0; kh < kH; kh++) {\n"
+    "                float wv[KW];\n"
+    "#pragma unroll\n"
+    "                for (int kw = 0; kw < KW; kw++) wv[kw] = kw < kW ? wsm[(kd * kH + kh) * kW + kw] : 0.0f;\n"
+    "                const uint4* xr = xs + (ty * R + kh * dH) * NCH + tx;\n"
+    "#pragma unroll\n"
+    "                for (int r = 0; r < R; r++) {\n"
+    "                    float v[NX * V];\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < NX; j++) ak_ld16<DT>((const T*)(xr + r * NCH + j), v + j * V);\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < V; i++)\n"
+    "#pragma unroll\n"
+    "                        for (int kw = 0; kw < KW; kw++) acc[r][i] = fmaf(v[i + kw], wv[kw], acc[r][i]);\n"
+    "                }\n"
+    "            }\n"
+    "        }\n"
+    "        const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;\n"
+    "        T* yp = y + ((ak_i64)n * Cout + c) * OP + (ak_i64)od * OH * OW;\n"
+    "        const int oc = ow0 + tx * V;\n"
+    "#pragma unroll\n"
+    "        for (int r = 0; r < R; r++) {\n"
+    "            const int oh = oh0 + ty * R + r;\n"
+    "            if (oh >= OH) break;\n"
+    "            float o[V];\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < V; i++) {\n"
+    "                o[i] = acc[r][i] + b;\n"
+    "                if (act != AK_UNARY_NONE) o[i] = ak_uop_apply(act, o[i], ap);\n"
+    "            }\n"
+    "            T* q = yp + (oh * OW + oc);\n"
+    "            if (oc >= 0 && oc + V <= OW) {\n"
+    "                const ak_u64 al = (ak_u64)q;\n"
+    "                if ((al & 15u) == 0) {\n"
+    "                    ak_st16<DT>(q, o);\n"
+    "                } else {\n"
+    "                    union { uint4 v; uint2 h[2]; ak_u32 wd[4]; T el[V]; } t;\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < V; i++) t.el[i] = DT::from(o[i]);\n"
+    "                    if ((al & 7u) == 0) {\n"
+    "                        ((uint2*)q)[0] = t.h[0]; ((uint2*)q)[1] = t.h[1];\n"
+    "                    } else if ((al & 3u) == 0) {\n"
+    "#pragma unroll\n"
+    "                        for (int i = 0; i < 4; i++) ((ak_u32*)q)[i] = t.wd[i];\n"
+    "                    } else {\n"
+    "#pragma unroll\n"
+    "                        for (int i = 0; i < V; i++) q[i] = t.el[i];\n"
+    "                    }\n"
+    "                }\n"
+    "            } else {\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < V; i++)\n"
+    "                    if ((unsigned)(oc + i) < (unsigned)OW) q[i] = DT::from(o[i]);\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* three blocks of 256 threads per SM on NVIDIA: at most 80 registers a thread (measured on the H100: 120 registers\n"
+    " * and two blocks were 9-21% slower); AMD: no constraint beyond the block size */\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_CONV_DWV_MINB 3\n"
+    "#else\n"
+    "#define AK_CONV_DWV_MINB 1\n"
+    "#endif\n"
+    "#define AK_CONV_DWV(NAME, D)                                                                                          \\\n"
+    "    AK_KERNEL __launch_bounds__(256, AK_CONV_DWV_MINB) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \\\n"
+    "                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \\\n"
+    "                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \\\n"
+    "                                               int pW, int dD, int dH, int dW) {                                              \\\n"
+    "        __shared__ uint4 xs[AK_CONV_DWV_XR * (32 + (AK_CONV_DWV_KW + AK_V16(D) - 2) / AK_V16(D))];                                       \\\n"
+    "        __shared__ float wsm[AK_CONV_DW_WS];                                                                          \\\n"
+    "        if (kW == 1) ak_conv_dwv<D, 1>(x, w, bias, y, xs, wsm, AK_CONV_ARGS);                                           \\\n"
+    "        else if (kW <= 3) ak_conv_dwv<D, 3>(x, w, bias, y, xs, wsm, AK_CONV_ARGS);                                      \\\n"
+    "        else ak_conv_dwv<D, 7>(x, w, bias, y, xs, wsm, AK_CONV_ARGS);                                                   \\\n"
+    "    }\n"
+    "AK_CONV_DWV(ak_conv_dwv_f32, ak_f32_t)\n"
+    "AK_CONV_DWV(ak_conv_dwv_f16, ak_f16_t)\n"
+    "AK_CONV_DWV(ak_conv_dwv_bf16, ak_bf16_t)\n"
     "\n"
     "#define AK_CONV_DW(NAME, D)                                                                                           \\\n"
     "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \\\n"
@@ -23816,7 +23977,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "chnorm", _ak_src_chnorm,
       "ak_chstat_part_f32 ak_chstat_part_f16 ak_chstat_part_bf16 ak_chstat_final_f32 ak_chstat_final_f16 ak_chstat_final_bf16 ak_chnorm_apply_f32 ak_chnorm_apply_f16 ak_chnorm_apply_bf16" },
     { "conv", _ak_src_conv,
-      "ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16 ak_conv_igemm_wg128_f16 ak_conv_igemm_wg128_bf16 ak_conv_igemm_wg64_f16 ak_conv_igemm_wg64_bf16" },
+      "ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16 ak_conv_dwv_f32 ak_conv_dwv_f16 ak_conv_dwv_bf16 ak_conv_igemm_wg128_f16 ak_conv_igemm_wg128_bf16 ak_conv_igemm_wg64_f16 ak_conv_igemm_wg64_bf16" },
     { "elementwise", _ak_src_elementwise,
       "ak_fill_f32 ak_fill_f16 ak_fill_bf16 ak_axpy_f32 ak_axpy_f16 ak_axpy_bf16 ak_scale_f32 ak_scale_f16 ak_scale_bf16 ak_binary_f32 ak_binary_f16 ak_binary_bf16" },
     { "gemm", _ak_src_gemm,
@@ -23869,6 +24030,9 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */
 #define _AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */
 #define _AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */
+#define _AK_CONV_DWV_R 4    /* stride-1 depthwise (ak_conv_dwv_*): output rows a thread (8 warps: 32-row tiles) */
+#define _AK_CONV_DWV_XR 48  /* its window rows in shared memory: the host's limit (32 + (kH - 1) dH) */
+#define _AK_CONV_DWV_KW 7   /* its widest kernel row (stride 1, dilation 1 across) */
 #define _AK_CVF_ACT_SHIFT 8
 /* host constants of kernels/gemm.hip (its `// >>host` block) */
 #define _AK_GF_TA 1
@@ -24125,7 +24289,7 @@ static inline void _ak_kargs_chnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, w); ak_args_ptr(a_, bias); ak_args_ptr(a_, mean); ak_args_ptr(a_, rs); ak_args_i64(a_, planes); ak_args_i64(a_, C); ak_args_i64(a_, S);
     ak_args_i32(a_, G); ak_args_i32(a_, running); ak_args_f32(a_, eps);
 }
-/* kernels/conv.hip:578 NAME (macro AK_CONV_IGEMM) */
+/* kernels/conv.hip:584 NAME (macro AK_CONV_IGEMM) */
 static inline void _ak_kargs_conv_igemm(_ak_kargs* kargs_, const void* x, const void* w, const void* bias, void* y, int32_t flags, float ap, int32_t Nb, int32_t Cin, int32_t Cout, int32_t Cig,
                                         int32_t Cog, int32_t ID, int32_t IH, int32_t IW, int32_t OD, int32_t OH, int32_t OW, int32_t kD, int32_t kH, int32_t kW, int32_t sD, int32_t sH, int32_t sW,
                                         int32_t pD, int32_t pH, int32_t pW, int32_t dD, int32_t dH, int32_t dW) {
@@ -24418,9 +24582,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
-#define _ak_kargs_conv_wg _ak_kargs_conv_igemm   /* kernels/conv.hip:837 NAME (macro AK_CONV_WG): the same list */
+#define _ak_kargs_conv_wg _ak_kargs_conv_igemm   /* kernels/conv.hip:843 NAME (macro AK_CONV_WG): the same list */
 #define _AK_KIF_conv_wg _AK_KIF_conv_igemm
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:974 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dwv _ak_kargs_conv_igemm   /* kernels/conv.hip:1120 NAME (macro AK_CONV_DWV): the same list */
+#define _AK_KIF_conv_dwv _AK_KIF_conv_igemm
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:1135 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
@@ -24615,6 +24781,9 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_conv_igemm_wg128_bf16", _AK_KIF_conv_igemm },
     { "ak_conv_igemm_wg64_f16", _AK_KIF_conv_igemm },
     { "ak_conv_igemm_wg64_bf16", _AK_KIF_conv_igemm },
+    { "ak_conv_dwv_f32", _AK_KIF_conv_igemm },
+    { "ak_conv_dwv_f16", _AK_KIF_conv_igemm },
+    { "ak_conv_dwv_bf16", _AK_KIF_conv_igemm },
     { "ak_conv_dw_f32", _AK_KIF_conv_igemm },
     { "ak_conv_dw_f16", _AK_KIF_conv_igemm },
     { "ak_conv_dw_bf16", _AK_KIF_conv_igemm },
@@ -31192,6 +31361,14 @@ static int _ak_conv_dw_tiled(const ak_conv_desc* a, const _ak_conv_geom* g) {
     return g->depthwise && a->layout == AK_CONV_CHANNELS_FIRST && g->taps <= 256 && xw * xh <= 6144.0;
 }
 
+/* The stride-1 depthwise tiles (kernels/conv.hip ak_conv_dwv_*): channels-first, stride 1 in height and width,
+ * dilation 1 in width, kernel width <= _AK_CONV_DWV_KW, the window of a 32-row tile within _AK_CONV_DWV_XR rows,
+ * at most 256 taps. 32 x 256 (halves) or 32 x 128 (f32) output tiles, the window moved in 16-byte chunks. */
+static int _ak_conv_dw_vec(const ak_conv_desc* a, const _ak_conv_geom* g) {
+    return g->depthwise && a->layout == AK_CONV_CHANNELS_FIRST && g->taps <= 256 && g->s[1] == 1 && g->s[2] == 1 &&
+           g->d[2] == 1 && g->k[2] <= _AK_CONV_DWV_KW && 8.0 * _AK_CONV_DWV_R + (double)(g->k[1] - 1) * (double)g->d[1] <= _AK_CONV_DWV_XR;
+}
+
 /* The implicit GEMM's vector loader (kernels/conv.hip, flag VEC): 16-bit
  * dtypes on the matrix cores, a gather without a stride test (standard,
  * transposed with stride 1, or a transposed phase), channel counts multiples of 8, and k tiles of 32
@@ -31275,12 +31452,15 @@ static ak_result _ak_conv_plan_geom(ak_context* ctx, const ak_conv_desc* a, cons
                     "samples in channels-first)";
     } else if (g->depthwise) {
         p->path = "depthwise";
-        p->reason = _ak_conv_dw_tiled(a, g)
+        p->reason = _ak_conv_dw_vec(a, g)
+                        ? "groups == in_channels, stride 1: a direct kernel, 32-row output tiles of 256 (halves) or 128 (f32) "
+                          "columns, the input window in shared memory in 16-byte chunks, 4 rows x 16 bytes of outputs a thread"
+                    : _ak_conv_dw_tiled(a, g)
                         ? "groups == in_channels: a direct kernel, 64 x 32 output tiles, the input window in shared memory, a "
                           "strip of 8 outputs a thread (one input channel per output gives a GEMM a k of one kernel volume)"
                         : "groups == in_channels: a direct kernel (one thread per output, the taps in a loop): one input channel per "
                           "output gives the GEMM a k of one kernel volume, too short for a tile";
-        snprintf(p->kernel, sizeof p->kernel, "ak_conv_dw_%s", dt);
+        snprintf(p->kernel, sizeof p->kernel, "ak_conv_dw%s_%s", _ak_conv_dw_vec(a, g) ? "v" : "", dt);
     } else {
         switch (isa) {
         case AK_MATRIX_MFMA: has = 1; break;
@@ -31518,7 +31698,7 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
     flags = (a->transposed ? _AK_CVF_TRANS : 0) | (a->layout == AK_CONV_CHANNELS_LAST ? _AK_CVF_NHWC : 0) | (a->bias ? _AK_CVF_BIAS : 0) |
             (a->activation << _AK_CVF_ACT_SHIFT);
     if (!g.depthwise && (nph = _ak_conv_phases(a, &g, NULL, &mrows)) > 1) flags |= _AK_CVF_PHASE;
-    if (_ak_conv_dw_tiled(a, &g)) flags |= _AK_CVF_DWT;
+    if (_ak_conv_dw_tiled(a, &g) && !_ak_conv_dw_vec(a, &g)) flags |= _AK_CVF_DWT;
     xs = a->x;
     ws = a->w;
     if (_ak_conv_vec(a, &g, pl.path)) {
@@ -31548,7 +31728,17 @@ AKDEF ak_result ak_conv(ak_context* ctx, const ak_conv_desc* a, ak_stream* strea
                    (int32_t)g.s[2], (int32_t)g.p[0], (int32_t)g.p[1], (int32_t)g.p[2], (int32_t)g.d[0], (int32_t)g.d[1],
                    (int32_t)g.d[2]);
     block.x = _AK_CONV_THREADS; block.y = 1; block.z = 1;
-    if (g.depthwise && (flags & _AK_CVF_DWT)) {
+    if (g.depthwise && _ak_conv_dw_vec(a, &g)) {
+        /* x the 32-row tiles of a plane (256 or 128 columns, the first from the V-aligned column below -pad), y the
+         * (sample, channel, output depth) units */
+        const size_t v = a->dtype == AK_F32 ? 4 : 8, pw0 = ((size_t)g.p[2] + v - 1) / v * v, tw = 32 * v;
+        const size_t tiles = ((size_t)g.out[2] + pw0 - (size_t)g.p[2] + tw - 1) / tw * (((size_t)g.out[1] + 8 * _AK_CONV_DWV_R - 1) / (8 * _AK_CONV_DWV_R));
+        const size_t units = (size_t)(g.N * g.Cout * g.out[0]);
+        if (tiles > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_conv: %zu depthwise tiles per plane (grid limit)", tiles);
+        grid.x = (unsigned)tiles;
+        grid.y = (unsigned)(units < 65535 ? units : 65535);
+        grid.z = 1;
+    } else if (g.depthwise && (flags & _AK_CVF_DWT)) {
         /* x the 64 x 32 output tiles of a plane, y the (sample, channel, output depth) units */
         const size_t tiles = (size_t)((g.out[2] + 63) / 64) * (size_t)((g.out[1] + 31) / 32), units = (size_t)(g.N * g.Cout * g.out[0]);
         if (tiles > 0x7FFFFFFFu) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_conv: %zu depthwise tiles per plane (grid limit)", tiles);

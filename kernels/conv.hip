@@ -35,7 +35,9 @@
 //
 // Depthwise (ak_conv_dw_*): groups == Cin, Cout a multiple of Cin (output
 // channel c reads input channel c / (Cout / Cin)), standard only. Channels-
-// first where the window of a 64 x 32 output tile fits shared memory (flag
+// first with stride 1 (ak_conv_dwv_*, below): 32-row tiles of 16-byte
+// chunks, each thread 4 rows x 16 bytes of outputs. Other channels-first
+// shapes where the window of a 64 x 32 output tile fits shared memory (flag
 // DWT): the window staged once per kernel depth (fp32), each thread sums a
 // strip of 8 outputs of a column. Otherwise one thread per output element,
 // the taps in a loop (fp32 sums), neighbours share inputs through the caches.
@@ -63,6 +65,7 @@
 // AK_UNARY_* code.
 //
 // kernels: ak_conv_igemm_mma_f16 ak_conv_igemm_mma_bf16 ak_conv_igemm_vec_f16 ak_conv_igemm_vec_bf16 ak_conv_igemm_mma_f32 ak_conv_igemm_mma_x32 ak_conv_igemm_simt_f32 ak_conv_igemm_simt_f16 ak_conv_igemm_simt_bf16 ak_conv_dw_f32 ak_conv_dw_f16 ak_conv_dw_bf16
+// kernels: ak_conv_dwv_f32 ak_conv_dwv_f16 ak_conv_dwv_bf16
 // kernels: ak_conv_igemm_wg128_f16 ak_conv_igemm_wg128_bf16 ak_conv_igemm_wg64_f16 ak_conv_igemm_wg64_bf16
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_CVF_*)
@@ -77,6 +80,9 @@
 #define AK_CONV_DW_R 8     /* output rows a thread (4 row groups: 32 rows a tile) */
 #define AK_CONV_DW_XS 6144 /* input tile elements (fp32) in shared memory: the host's limit */
 #define AK_CONV_DW_WS 256  /* taps in shared memory: the host's limit */
+#define AK_CONV_DWV_R 4    /* stride-1 depthwise (ak_conv_dwv_*): output rows a thread (8 warps: 32-row tiles) */
+#define AK_CONV_DWV_XR 48  /* its window rows in shared memory: the host's limit (32 + (kH - 1) dH) */
+#define AK_CONV_DWV_KW 7   /* its widest kernel row (stride 1, dilation 1 across) */
 #define AK_CVF_ACT_SHIFT 8
 // <<host
 
@@ -969,6 +975,161 @@ AK_INLINE void ak_conv_dw(const typename DT::T* AK_RESTRICT x, const typename DT
         }
     }
 }
+
+/* Depthwise, stride 1 across (flag-free: its own kernels ak_conv_dwv_*): channels-first, stride 1 in height
+ * and width, dilation 1 in width, kernel width <= AK_CONV_DWV_KW, the window of a 32-row tile within
+ * AK_CONV_DWV_XR rows. A block computes 32 rows x 32 V output columns of one plane (one output depth), V =
+ * AK_V16 (8 halves, 4 f32: 16 bytes). The window goes to shared memory per kernel depth in its own dtype, in
+ * 16-byte chunks that start at input columns a multiple of V from the tile's first (a0: V-aligned below -pW), each
+ * chunk one 16-byte load where it lies inside the row and is aligned (else element loads, zeros outside the
+ * input); U chunks a thread are loaded before any is stored, so a thread has U x 16 bytes in flight. Thread (lane
+ * tx, warp ty) computes the V adjacent outputs whose leftmost input is column a0 + V tx, for R rows: per kernel
+ * row and output row it reads its chunk and the next (NX chunks of 16 bytes, conflict-free: a warp reads one
+ * contiguous row), KW x V fmas with the taps in registers (KW: the kernel width rounded up to 1, 3 or 7, zero
+ * taps past kW). Outputs go out as 16 bytes where aligned, else 8, 4 or element stores. */
+template <class DT, int KW>
+AK_INLINE void ak_conv_dwv(const typename DT::T* AK_RESTRICT x, const typename DT::T* AK_RESTRICT w,
+                           const typename DT::T* AK_RESTRICT bias, typename DT::T* AK_RESTRICT y, uint4* xs, float* wsm,
+                           AK_CONV_PARAMS) {
+    typedef typename DT::T T;
+    enum { V = AK_V16(DT), R = AK_CONV_DWV_R, TH = 8 * R, TW = 32 * V, NX = 1 + (KW - 1 + V - 1) / V, NCH = 31 + NX, U = 4 };
+    const int OP = OD * OH * OW, taps = kD * kH * kW, IP = ID * IH * IW, act = flags >> AK_CVF_ACT_SHIFT;
+    const int tid = (int)threadIdx.x, tx = tid & 31, ty = tid >> 5;
+    const int pw0 = (pW + V - 1) / V * V; /* a0 of the first tile: -pw0 */
+    const int twn = (OW + pw0 - pW + TW - 1) / TW;
+    const int a0 = ((int)blockIdx.x % twn) * TW - pw0, ow0 = a0 + pW, oh0 = ((int)blockIdx.x / twn) * TH, ih0 = oh0 - pH;
+    const int XN = (TH + (kH - 1) * dH) * NCH;
+    const ak_i64 units = (ak_i64)Nb * Cout * OD;
+    (void)Cig; (void)sH; (void)sW; (void)dW;
+    for (ak_i64 u = blockIdx.y; u < units; u += gridDim.y) {
+        const int od = (int)(u % OD), c = (int)((u / OD) % Cout), n = (int)(u / ((ak_i64)OD * Cout));
+        const T* xc = x + ((ak_i64)n * Cin + c / Cog) * IP;
+        float acc[R][V];
+#pragma unroll
+        for (int r = 0; r < R; r++)
+#pragma unroll
+            for (int i = 0; i < V; i++) acc[r][i] = 0.0f;
+        __syncthreads(); /* the previous unit's readers are done */
+        for (int t = tid; t < taps; t += 256) wsm[t] = DT::to(w[(ak_i64)c * taps + t]);
+        for (int kd = 0; kd < kD; kd++) {
+            const int id = od * sD - pD + kd * dD;
+            if ((unsigned)id >= (unsigned)ID) continue; /* uniform over the block */
+            const T* xp = xc + (ak_i64)id * IH * IW;
+            __syncthreads();
+            for (int e0 = 0; e0 < XN; e0 += 256 * U) {
+                uint4 buf[U];
+                bool st[U];
+#pragma unroll
+                for (int k = 0; k < U; k++) {
+                    const int e = e0 + k * 256 + tid, rr = e / NCH, ih = ih0 + rr, g0 = a0 + (e - rr * NCH) * V;
+                    union { uint4 v; T el[V]; } t;
+                    t.v = make_uint4(0u, 0u, 0u, 0u);
+                    st[k] = e < XN;
+                    if (st[k] && (unsigned)ih < (unsigned)IH) {
+                        const int ro = ih * IW;
+                        if (g0 >= 0 && g0 + V <= IW && ak_aligned16(xp + ro + g0)) {
+#if defined(AK_CONV_CPASYNC)
+                            ak_cp_async16(xs + e, xp + ro + g0, 16); /* NVIDIA: in flight without registers */
+                            st[k] = false;
+#else
+                            t.v = *(const uint4*)(xp + ro + g0);
+#endif
+                        } else {
+#pragma unroll
+                            for (int i = 0; i < V; i++)
+                                if ((unsigned)(g0 + i) < (unsigned)IW) t.el[i] = xp[ro + g0 + i];
+                        }
+                    }
+                    buf[k] = t.v;
+                }
+#pragma unroll
+                for (int k = 0; k < U; k++)
+                    if (st[k]) xs[e0 + k * 256 + tid] = buf[k];
+            }
+#if defined(AK_CONV_CPASYNC)
+            ak_cp_async_commit();
+            ak_cp_async_wait<0>();
+#endif
+            __syncthreads();
+            for (int kh = 0; kh < kH; kh++) {
+                float wv[KW];
+#pragma unroll
+                for (int kw = 0; kw < KW; kw++) wv[kw] = kw < kW ? wsm[(kd * kH + kh) * kW + kw] : 0.0f;
+                const uint4* xr = xs + (ty * R + kh * dH) * NCH + tx;
+#pragma unroll
+                for (int r = 0; r < R; r++) {
+                    float v[NX * V];
+#pragma unroll
+                    for (int j = 0; j < NX; j++) ak_ld16<DT>((const T*)(xr + r * NCH + j), v + j * V);
+#pragma unroll
+                    for (int i = 0; i < V; i++)
+#pragma unroll
+                        for (int kw = 0; kw < KW; kw++) acc[r][i] = fmaf(v[i + kw], wv[kw], acc[r][i]);
+                }
+            }
+        }
+        const float b = (flags & AK_CVF_BIAS) ? DT::to(bias[c]) : 0.0f;
+        T* yp = y + ((ak_i64)n * Cout + c) * OP + (ak_i64)od * OH * OW;
+        const int oc = ow0 + tx * V;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const int oh = oh0 + ty * R + r;
+            if (oh >= OH) break;
+            float o[V];
+#pragma unroll
+            for (int i = 0; i < V; i++) {
+                o[i] = acc[r][i] + b;
+                if (act != AK_UNARY_NONE) o[i] = ak_uop_apply(act, o[i], ap);
+            }
+            T* q = yp + (oh * OW + oc);
+            if (oc >= 0 && oc + V <= OW) {
+                const ak_u64 al = (ak_u64)q;
+                if ((al & 15u) == 0) {
+                    ak_st16<DT>(q, o);
+                } else {
+                    union { uint4 v; uint2 h[2]; ak_u32 wd[4]; T el[V]; } t;
+#pragma unroll
+                    for (int i = 0; i < V; i++) t.el[i] = DT::from(o[i]);
+                    if ((al & 7u) == 0) {
+                        ((uint2*)q)[0] = t.h[0]; ((uint2*)q)[1] = t.h[1];
+                    } else if ((al & 3u) == 0) {
+#pragma unroll
+                        for (int i = 0; i < 4; i++) ((ak_u32*)q)[i] = t.wd[i];
+                    } else {
+#pragma unroll
+                        for (int i = 0; i < V; i++) q[i] = t.el[i];
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int i = 0; i < V; i++)
+                    if ((unsigned)(oc + i) < (unsigned)OW) q[i] = DT::from(o[i]);
+            }
+        }
+    }
+}
+
+/* three blocks of 256 threads per SM on NVIDIA: at most 80 registers a thread (measured on the H100: 120 registers
+ * and two blocks were 9-21% slower); AMD: no constraint beyond the block size */
+#if defined(AK_NVIDIA)
+#define AK_CONV_DWV_MINB 3
+#else
+#define AK_CONV_DWV_MINB 1
+#endif
+#define AK_CONV_DWV(NAME, D)                                                                                          \
+    AK_KERNEL __launch_bounds__(256, AK_CONV_DWV_MINB) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \
+                                               int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
+                                               int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
+                                               int pW, int dD, int dH, int dW) {                                              \
+        __shared__ uint4 xs[AK_CONV_DWV_XR * (32 + (AK_CONV_DWV_KW + AK_V16(D) - 2) / AK_V16(D))];                                       \
+        __shared__ float wsm[AK_CONV_DW_WS];                                                                          \
+        if (kW == 1) ak_conv_dwv<D, 1>(x, w, bias, y, xs, wsm, AK_CONV_ARGS);                                           \
+        else if (kW <= 3) ak_conv_dwv<D, 3>(x, w, bias, y, xs, wsm, AK_CONV_ARGS);                                      \
+        else ak_conv_dwv<D, 7>(x, w, bias, y, xs, wsm, AK_CONV_ARGS);                                                   \
+    }
+AK_CONV_DWV(ak_conv_dwv_f32, ak_f32_t)
+AK_CONV_DWV(ak_conv_dwv_f16, ak_f16_t)
+AK_CONV_DWV(ak_conv_dwv_bf16, ak_bf16_t)
 
 #define AK_CONV_DW(NAME, D)                                                                                           \
     AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, const D::T* w, const D::T* bias, D::T* y, int flags, float ap,  \

@@ -338,7 +338,7 @@ static void sweep_more(ak_context* c) {
 }
 
 /* convolutions: standard (the implicit GEMM's matrix-core / FMA variants: matrix_cores, allow_tf32), transposed,
- * grouped, depthwise, channels-last, every dtype */
+ * grouped, depthwise (stride 1 and strided), channels-last, every dtype */
 static void sweep_conv(ak_context* c) {
     size_t t;
     for (t = 0; t < 3; t++) {
@@ -353,7 +353,10 @@ static void sweep_conv(ak_context* c) {
         a.layout = AK_CONV_CHANNELS_FIRST; a.transposed = 1; a.stride[0] = 2; a.output_padding[0] = 1;
         call(ak_conv(c, &a, NULL));
         a.transposed = 0; a.stride[0] = 0; a.output_padding[0] = 0; a.groups = 12; a.out_channels = 24;
-        call(ak_conv(c, &a, NULL));
+        call(ak_conv(c, &a, NULL));   /* depthwise, stride 1: the 16-byte-chunk tiles */
+        a.stride[1] = 2;
+        call(ak_conv(c, &a, NULL));   /* depthwise, strided: the general kernel */
+        a.stride[1] = 0;
         a.ndim = 3; a.in[2] = 7; a.kernel[2] = 3; a.groups = 1; a.out_channels = 5;
         call(ak_conv(c, &a, NULL));
     }

@@ -354,6 +354,7 @@ static void akemu_register(void) {
     AKEMU_K(ak_conv_igemm_simt_f32) AKEMU_K(ak_conv_igemm_simt_f16) AKEMU_K(ak_conv_igemm_simt_bf16)
     AKEMU_K(ak_transpose_f32) AKEMU_K(ak_transpose_f16) AKEMU_K(ak_transpose_bf16)
     AKEMU_K(ak_conv_dw_f32) AKEMU_K(ak_conv_dw_f16) AKEMU_K(ak_conv_dw_bf16)
+    AKEMU_K(ak_conv_dwv_f32) AKEMU_K(ak_conv_dwv_f16) AKEMU_K(ak_conv_dwv_bf16)
 }
 /* every block of the grid runs: the tiles are the work */
 static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g) {
@@ -629,6 +630,9 @@ static void emu_conv(void) {
         { 2, 1, 0, 0, 1,          1, 32, 20, 1, { 5, 6 }, { 3, 3 }, { 2, 3 }, { 1, 1 }, { 1, 2 }, { 1, 0 } },   /* vector, phases */
         { 2, 1, 1, 0, 1,          1, 6, 10, 2, { 4, 5 }, { 3, 3 }, { 5, 2 }, { 1, 1 }, { 2, 2 }, { 0, 1 } },    /* element, phases */
         { 2, 0, 0, AK_OP_RELU, 1, 1, 2, 4, 2, { 35, 66 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },      /* depthwise, tiled */
+        { 2, 0, 0, AK_OP_RELU, 1, 1, 2, 4, 2, { 35, 270 }, { 3, 3 }, { 2, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },    /* depthwise, stride 2 */
+        { 2, 0, 0, AK_OP_LEAKY_RELU, 1, 1, 2, 4, 2, { 35, 270 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } }, /* stride 1 */
+        { 2, 0, 0, 0, 0,          1, 2, 2, 2, { 41, 37 }, { 3, 7 }, { 1, 1 }, { 0, 9 }, { 2, 1 }, { 0 } },       /* stride 1, 7 wide */
     };
     ak_config cfg = ak_config_default();
     cfg.matrix_cores = AK_ON;

@@ -122,6 +122,15 @@ static void test_gpu_conv(void) {
         { 2, 0, 0, 0, 1,          2, 3, 6, 3, { 45, 70 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },
         { 3, 0, 0, AK_OP_RELU, 0, 1, 4, 4, 4, { 5, 37, 66 }, { 3, 3, 3 }, { 2, 2, 1 }, { 1, 1, 1 }, { 1, 1, 2 }, { 0 } },
         { 1, 0, 0, 0, 1,          3, 5, 5, 5, { 200 }, { 5 }, { 1 }, { 6 }, { 3 }, { 0 } },
+        /* depthwise stride 1 (32-row tiles of 16-byte chunks): 2 output channels an input one, rows longer than a tile
+         * and not a multiple of the vector, unaligned rows (element loads), padding past a vector, kernel widths 1, 2,
+         * 3, 4, 7 (zero taps past the width), dilation in height, a plane smaller than a tile, 3-D, 1-D */
+        { 2, 0, 0, AK_OP_LEAKY_RELU, 1, 2, 5, 10, 5, { 37, 300 }, { 3, 3 }, { 1, 1 }, { 1, 1 }, { 1, 1 }, { 0 } },
+        { 2, 0, 0, 0, 0,          1, 3, 3, 3, { 70, 131 }, { 5, 7 }, { 1, 1 }, { 2, 9 }, { 3, 1 }, { 0 } },
+        { 2, 0, 0, AK_OP_RELU, 1, 2, 4, 4, 4, { 9, 13 }, { 2, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 0 } },
+        { 3, 0, 0, 0, 1,          1, 2, 2, 2, { 4, 11, 21 }, { 3, 3, 4 }, { 2, 1, 1 }, { 1, 2, 1 }, { 2, 2, 1 }, { 0 } },
+        { 1, 0, 0, 0, 0,          3, 6, 6, 6, { 517 }, { 3 }, { 1 }, { 1 }, { 1 }, { 0 } },
+        { 2, 0, 0, 0, 1,          1, 2, 2, 2, { 66, 264 }, { 1, 2 }, { 1, 1 }, { 0, 5 }, { 1, 1 }, { 0 } },
         { 2, 0, 0, 0, 0,          2, 33, 65, 1, { 17, 19 }, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 0 } },        /* pointwise */
         { 2, 0, 1, AK_OP_RELU, 1, 3, 19, 37, 1, { 7, 11 }, { 1, 1 }, { 1, 1 }, { 0, 0 }, { 1, 1 }, { 0 } },    /* pointwise NHWC: ak_gemm */
         /* channel counts multiples of 8: the vector loader (16-bit dtypes on the matrix cores) */

@@ -169,6 +169,39 @@ static void cv_expect_plan(const char* arch, int tf32, ak_dtype t, size_t groups
     ak_context_destroy(ctx);
 }
 
+/* Depthwise: the stride-1 tiles (ak_conv_dwv_*) for channels-first with stride 1, dilation 1 across, kernel width
+ * <= 7 and a window of at most 48 rows a 32-row tile; otherwise the general kernel (ak_conv_dw_*). */
+static void cv_expect_dw(void) {
+    ak_context* ctx = cv_plan_ctx("sm_90", 0);
+    ak_conv_desc a;
+    ak_conv_plan p;
+    if (!ctx) return;
+    memset(&a, 0, sizeof a);
+    a.dtype = AK_BF16; a.ndim = 2; a.batch = 2; a.in_channels = 8; a.out_channels = 16; a.groups = 8;
+    a.in[0] = 40; a.in[1] = 300; a.kernel[0] = 5; a.kernel[1] = 7; a.padding[1] = 3; a.dilation[0] = 4;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.kernel, "ak_conv_dwv_bf16");   /* 32 + 4 x 4 = 48 window rows */
+    a.dilation[0] = 5;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.kernel, "ak_conv_dw_bf16");
+    a.dilation[0] = 1; a.kernel[1] = 8;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.kernel, "ak_conv_dw_bf16");
+    a.kernel[1] = 3; a.stride[1] = 2;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.kernel, "ak_conv_dw_bf16");
+    a.stride[1] = 1; a.dilation[1] = 2;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.kernel, "ak_conv_dw_bf16");
+    a.dilation[1] = 1; a.dtype = AK_F32;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.kernel, "ak_conv_dwv_f32");
+    a.layout = AK_CONV_CHANNELS_LAST;
+    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
+    AKT_EQ_STR(p.kernel, "ak_conv_dw_f32");
+    ak_context_destroy(ctx);
+}
+
 /* Pointwise convolutions go to ak_gemm (the conv plan names the GEMM's kernel); channels-first with bias,
  * groups or padding stay on the implicit GEMM. */
 static void cv_expect_pointwise(void) {
@@ -304,7 +337,8 @@ static void test_conv_plan(void) {
     cv_expect_plan("gfx1100", 0, AK_BF16, 1, "ak_conv_igemm_mma_bf16", "wmma");
     cv_expect_plan("gfx1100", 0, AK_F32, 1, "ak_conv_igemm_simt_f32", "simt");
     cv_expect_plan("gfx906", 0, AK_F16, 1, "ak_conv_igemm_simt_f16", "simt");
-    cv_expect_plan("sm_90", 0, AK_F16, 8, "ak_conv_dw_f16", "depthwise");
+    cv_expect_plan("sm_90", 0, AK_F16, 8, "ak_conv_dwv_f16", "depthwise");
+    cv_expect_dw();
     cv_expect_pointwise();
     cv_expect_phases();
     cv_expect_cpasync();

@@ -312,7 +312,10 @@ static void akk_walk_conv(ak_context* ctx) {
         c.transposed = 1; c.stride[0] = 2; c.output_padding[0] = 1;
         AKT_OK(ak_conv(ctx, &c, NULL));
         c.transposed = 0; c.stride[0] = 0; c.output_padding[0] = 0; c.groups = 4;
-        AKT_OK(ak_conv(ctx, &c, NULL));   /* depthwise (channel multiplier 2) */
+        AKT_OK(ak_conv(ctx, &c, NULL));   /* depthwise (channel multiplier 2): the stride-1 tiles */
+        c.stride[1] = 2;
+        AKT_OK(ak_conv(ctx, &c, NULL));   /* depthwise, strided: the general kernel */
+        c.stride[1] = 0;
         if (dts[d] != AK_F32) {   /* the vector loader's cp.async kernels (NVIDIA: 32 channels, 9 k tiles a block) */
             memset(&c, 0, sizeof c);
             c.dtype = dts[d]; c.ndim = 2; c.batch = 2; c.in_channels = 32; c.out_channels = 32; c.layout = AK_CONV_CHANNELS_LAST;
