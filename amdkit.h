@@ -17347,8 +17347,7 @@ static const char _ak_src_conv[] =
     "#pragma unroll\n"
     "                for (int k = 0; k < U; k++) {\n"
     "                    const int e = e0 + k * 256 + tid, rr = e / NCH, ih = ih0 + rr, g0 = a0 + (e - rr * NCH) * V;\n"
-    "                    union { uint4 v; T el[V]; } t;\n"
-    "                    t.v = make_uint4(0u, 0u, 0u, 0u);\n"
+    "                    ak_u32 wd[4] = { 0u, 0u, 0u, 0u };   /* the chunk as words (no union: no scratch on older AMD compilers) */\n"
     "                    st[k] = e < XN;\n"
     "                    if (st[k] && (unsigned)ih < (unsigned)IH) {\n"
     "                        const int ro = ih * IW;\n"
@@ -17357,15 +17356,19 @@ static const char _ak_src_conv[] =
     "                            ak_cp_async16(xs + e, xp + ro + g0, 16); /* NVIDIA: in flight without registers */\n"
     "                            st[k] = false;\n"
     "#else\n"
-    "                            t.v = *(const uint4*)(xp + ro + g0);\n"
+    "                            const uint4 c4 = *(const uint4*)(xp + ro + g0);\n"
+    "                            wd[0] = c4.x; wd[1] = c4.y; wd[2] = c4.z; wd[3] = c4.w;\n"
     "#endif\n"
     "                        } else {\n"
     "#pragma unroll\n"
     "                            for (int i = 0; i < V; i++)\n"
-    "                                if ((unsigned)(g0 + i) < (unsigned)IW) t.el[i] = xp[ro + g0 + i];\n"
+    "                                if ((unsigned)(g0 + i) < (unsigned)IW) {\n"
+    "                                    const T v = xp[ro + g0 + i];\n"
+    "                                    wd[i * DT::SIZE / 4] |= DT::SIZE == 4 ? ak_f2u((float)v) : (ak_u32)(ak_u16)v << (16 * (i & 1));\n"
+    "                                }\n"
     "                        }\n"
     "                    }\n"
-    "                    buf[k] = t.v;\n"
+    "                    buf[k] = make_uint4(wd[0], wd[1], wd[2], wd[3]);\n"
     "                }\n"
     "#pragma unroll\n"
     "                for (int k = 0; k < U; k++)\n"
@@ -17412,17 +17415,19 @@ static const char _ak_src_conv[] =
     "                if ((al & 15u) == 0) {\n"
     "                    ak_st16<DT>(q, o);\n"
     "                } else {\n"
-    "                    union { uint4 v; uint2 h[2]; ak_u32 wd[4]; T el[V]; } t;\n"
+    "                    ak_u32 wd[4];\n"
     "#pragma unroll\n"
-    "                    for (int i = 0; i < V; i++) t.el[i] = DT::from(o[i]);\n"
+    "                    for (int i = 0; i < 4; i++)\n"
+    "                        wd[i] = DT::SIZE == 4 ? ak_f2u(o[i]) : ak_pack2((ak_u16)DT::from(o[(2 * i) % V]), (ak_u16)DT::from(o[(2 * i + 1) % V]));\n"
     "                    if ((al & 7u) == 0) {\n"
-    "                        ((uint2*)q)[0] = t.h[0]; ((uint2*)q)[1] = t.h[1];\n"
+    "                        ((uint2*)q)[0] = make_uint2(wd[0], wd[1]);\n"
+    "                        ((uint2*)q)[1] = make_uint2(wd[2], wd[3]);\n"
     "                    } else if ((al & 3u) == 0) {\n"
     "#pragma unroll\n"
-    "                        for (int i = 0; i < 4; i++) ((ak_u32*)q)[i] = t.wd[i];\n"
+    "                        for (int i = 0; i < 4; i++) ((ak_u32*)q)[i] = wd[i];\n"
     "                    } else {\n"
     "#pragma unroll\n"
-    "                        for (int i = 0; i < V; i++) q[i] = t.el[i];\n"
+    "                        for (int i = 0; i < V; i++) q[i] = DT::from(o[i]);\n"
     "                    }\n"
     "                }\n"
     "            } else {\n"
@@ -24584,9 +24589,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_copy _AK_KIF_cast
 #define _ak_kargs_conv_wg _ak_kargs_conv_igemm   /* kernels/conv.hip:843 NAME (macro AK_CONV_WG): the same list */
 #define _AK_KIF_conv_wg _AK_KIF_conv_igemm
-#define _ak_kargs_conv_dwv _ak_kargs_conv_igemm   /* kernels/conv.hip:1120 NAME (macro AK_CONV_DWV): the same list */
+#define _ak_kargs_conv_dwv _ak_kargs_conv_igemm   /* kernels/conv.hip:1125 NAME (macro AK_CONV_DWV): the same list */
 #define _AK_KIF_conv_dwv _AK_KIF_conv_igemm
-#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:1135 NAME (macro AK_CONV_DW): the same list */
+#define _ak_kargs_conv_dw _ak_kargs_conv_igemm   /* kernels/conv.hip:1140 NAME (macro AK_CONV_DW): the same list */
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy

@@ -1022,8 +1022,7 @@ AK_INLINE void ak_conv_dwv(const typename DT::T* AK_RESTRICT x, const typename D
 #pragma unroll
                 for (int k = 0; k < U; k++) {
                     const int e = e0 + k * 256 + tid, rr = e / NCH, ih = ih0 + rr, g0 = a0 + (e - rr * NCH) * V;
-                    union { uint4 v; T el[V]; } t;
-                    t.v = make_uint4(0u, 0u, 0u, 0u);
+                    ak_u32 wd[4] = { 0u, 0u, 0u, 0u };   /* the chunk as words (no union: no scratch on older AMD compilers) */
                     st[k] = e < XN;
                     if (st[k] && (unsigned)ih < (unsigned)IH) {
                         const int ro = ih * IW;
@@ -1032,15 +1031,19 @@ AK_INLINE void ak_conv_dwv(const typename DT::T* AK_RESTRICT x, const typename D
                             ak_cp_async16(xs + e, xp + ro + g0, 16); /* NVIDIA: in flight without registers */
                             st[k] = false;
 #else
-                            t.v = *(const uint4*)(xp + ro + g0);
+                            const uint4 c4 = *(const uint4*)(xp + ro + g0);
+                            wd[0] = c4.x; wd[1] = c4.y; wd[2] = c4.z; wd[3] = c4.w;
 #endif
                         } else {
 #pragma unroll
                             for (int i = 0; i < V; i++)
-                                if ((unsigned)(g0 + i) < (unsigned)IW) t.el[i] = xp[ro + g0 + i];
+                                if ((unsigned)(g0 + i) < (unsigned)IW) {
+                                    const T v = xp[ro + g0 + i];
+                                    wd[i * DT::SIZE / 4] |= DT::SIZE == 4 ? ak_f2u((float)v) : (ak_u32)(ak_u16)v << (16 * (i & 1));
+                                }
                         }
                     }
-                    buf[k] = t.v;
+                    buf[k] = make_uint4(wd[0], wd[1], wd[2], wd[3]);
                 }
 #pragma unroll
                 for (int k = 0; k < U; k++)
@@ -1087,17 +1090,19 @@ AK_INLINE void ak_conv_dwv(const typename DT::T* AK_RESTRICT x, const typename D
                 if ((al & 15u) == 0) {
                     ak_st16<DT>(q, o);
                 } else {
-                    union { uint4 v; uint2 h[2]; ak_u32 wd[4]; T el[V]; } t;
+                    ak_u32 wd[4];
 #pragma unroll
-                    for (int i = 0; i < V; i++) t.el[i] = DT::from(o[i]);
+                    for (int i = 0; i < 4; i++)
+                        wd[i] = DT::SIZE == 4 ? ak_f2u(o[i]) : ak_pack2((ak_u16)DT::from(o[(2 * i) % V]), (ak_u16)DT::from(o[(2 * i + 1) % V]));
                     if ((al & 7u) == 0) {
-                        ((uint2*)q)[0] = t.h[0]; ((uint2*)q)[1] = t.h[1];
+                        ((uint2*)q)[0] = make_uint2(wd[0], wd[1]);
+                        ((uint2*)q)[1] = make_uint2(wd[2], wd[3]);
                     } else if ((al & 3u) == 0) {
 #pragma unroll
-                        for (int i = 0; i < 4; i++) ((ak_u32*)q)[i] = t.wd[i];
+                        for (int i = 0; i < 4; i++) ((ak_u32*)q)[i] = wd[i];
                     } else {
 #pragma unroll
-                        for (int i = 0; i < V; i++) q[i] = t.el[i];
+                        for (int i = 0; i < V; i++) q[i] = DT::from(o[i]);
                     }
                 }
             } else {
