@@ -1082,7 +1082,7 @@ AK_INLINE void ak_conv_dwv(const typename DT::T* AK_RESTRICT x, const typename D
 #pragma unroll
             for (int i = 0; i < V; i++) {
                 o[i] = acc[r][i] + b;
-                if (act != AK_UNARY_NONE) o[i] = ak_uop_apply(act, o[i], ap);
+                if (act != AK_UNARY_NONE) o[i] = ak_uop_apply_lean(act, o[i], ap);
             }
             T* q = yp + (oh * OW + oc);
             if (oc >= 0 && oc + V <= OW) {

@@ -717,6 +717,28 @@ AK_INLINE float ak_uop_apply(int op, float x, float p, float q = 0.0f) {
     default: return x;
     }
 }
+/* ak_uop_apply_lean: the same, with the cheap ops inline and the ones built on
+ * exp / log / tanh / erf through one out-of-line copy of the switch. For an
+ * epilogue site a kernel unrolls many times (the depthwise tiles: rows x
+ * vector): the whole switch inlined at each copy doubled the convolution
+ * family's compile time on every target. Elsewhere the inline switch is
+ * faster (a call per element cost the implicit-GEMM epilogues 15% with GELU
+ * on the H100). Call it from a kernel body only, never from a __noinline__
+ * function: a nested call needs a stack (scratch) on AMD, which the
+ * launch-plan check refuses. */
+__device__ __noinline__ float ak_uop_apply_any(int op, float x, float p, float q) { return ak_uop_apply(op, x, p, q); }
+AK_INLINE float ak_uop_apply_lean(int op, float x, float p, float q = 0.0f) {
+    switch (op) {
+    case AK_UNARY_NONE: return x;
+    case AK_UNARY_RELU: return ak_uop_relu::f(x, p, q);
+    case AK_UNARY_LEAKY_RELU: return ak_uop_leaky::f(x, p, q);
+    case AK_UNARY_HARDTANH: return ak_uop_hardtanh::f(x, p, q);
+    case AK_UNARY_HARDSIGMOID: return ak_uop_hardsigmoid::f(x, p, q);
+    case AK_UNARY_ABS: return ak_uop_abs::f(x, p, q);
+    case AK_UNARY_SQUARE: return ak_uop_square::f(x, p, q);
+    default: return ak_uop_apply_any(op, x, p, q);
+    }
+}
 #endif /* !AK_HOST_LAYOUT_TEST */
 
 /* ==========================================================================
