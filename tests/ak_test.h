@@ -19,6 +19,8 @@ void akt_skip(const char* why);  /* mark the running test skipped (only for test
 unsigned long long akt_seed(void);
 /* Deterministic PRNG on a caller's state: uniform in [lo, hi). */
 double akt_uniform(unsigned long long* state, double lo, double hi);
+/* 1 if `name` is one of the comma-separated items of `list` (an environment list of families / targets). */
+int akt_list_has(const char* list, const char* name);
 /* Scratch directory for this run (made on first use, under build/). */
 const char* akt_tmpdir(void);
 /* A context on the cpu backend with the cache in akt_tmpdir()/name, its user kernels not compiled

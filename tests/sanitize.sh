@@ -2,7 +2,8 @@
 # `make test-sanitize` (and two steps of `make check`): the test runner built
 # with sanitizers.
 #   asan  every cpu-backend suite (the offline compiles with the real hipRTC
-#         and NVRTC included) under AddressSanitizer + UndefinedBehaviorSanitizer
+#         and NVRTC included: two families, a plain and a matrix-core one, for
+#         every target) under AddressSanitizer + UndefinedBehaviorSanitizer
 #         + LeakSanitizer
 #   tsan  the threaded suites (compile cache, its API, the pool, contexts,
 #         races, harden: 2 processes x 16 threads on one cache, 16 threads on
@@ -39,7 +40,7 @@ for part in $parts; do
       if make -s $B/amdkit_tests_asan > $B/logs/sanitize-build-asan.log 2>&1; then
         run asan env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
           LSAN_OPTIONS=suppressions=tests/lsan.supp:print_suppressions=0 \
-          UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 AKT_TMP=$B/tmp-asan ./$B/amdkit_tests_asan
+          UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 AKT_TMP=$B/tmp-asan AKT_COMPILE_FAMILIES=cast,gemm_decode ./$B/amdkit_tests_asan
       else echo "  asan: build failed (log: $B/logs/sanitize-build-asan.log)"; tail -n 20 $B/logs/sanitize-build-asan.log; failed=$((failed+1)); fi ;;
     tsan)
       if make -s $B/amdkit_tests_tsan > $B/logs/sanitize-build-tsan.log 2>&1; then

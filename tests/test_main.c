@@ -131,6 +131,17 @@ double akt_uniform(unsigned long long* s, double lo, double hi) {
     return lo + (hi - lo) * ((double)(z >> 11) / 9007199254740992.0);
 }
 static char akt_tmp[512];
+int akt_list_has(const char* list, const char* name) {
+    size_t n = strlen(name);
+    while (list && *list) {
+        const char* c = strchr(list, ',');
+        size_t len = c ? (size_t)(c - list) : strlen(list);
+        if (len == n && !strncmp(list, name, n)) return 1;
+        list = c ? c + 1 : NULL;
+    }
+    return 0;
+}
+
 const char* akt_tmpdir(void) {
     if (!akt_tmp[0]) {
         const char* base = getenv("AKT_TMP");
