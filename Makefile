@@ -83,7 +83,7 @@ $(BUILD)/ak_%: tests/ak_%.c $(HDR)
 	$(C99) $(CFLAGS) $< -o $@ $(LIBS)
 # ak_launch_plans: every launch the ops would make on each AMD target, from the planners on the cpu backend
 # (tests/launch_plan_check.sh holds them to the code objects' metadata)
-$(BUILD)/ak_launch_plans: tests/ak_archdev.h
+$(BUILD)/ak_launch_plans: tests/ak_archdev.h tests/at_walk_pool.h
 
 # the command-line tool: examples/amdkit.c (commands) + demo.c + amdkit_run.c (run / bench / tune)
 $(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)

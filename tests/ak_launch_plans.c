@@ -27,6 +27,7 @@
 #define AMDKIT_IMPLEMENTATION
 #include "../amdkit.h"
 #include "ak_archdev.h"
+#include "at_walk_pool.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,7 +291,6 @@ static void sweep_more(ak_context* c) {
     for (t = 0; t < 3; t++) {
         const ak_dtype d = fdt[t];
         size_t s1[3] = { 7, 33, 5 }, s2[3] = { 3, 5000, 7 }, s4[2] = { 5, 7 }, y4[2] = { 5, 1 };
-        ak_pool_args pa;
         int op;
         for (op = 0; op < (int)AK_REDUCE_OP_COUNT; op++) {
             call(ak_reduce_axes(c, (ak_reduce_op)op, d, BUF(1), BUF(0), 3, s1, 2u, NULL));
@@ -301,25 +301,7 @@ static void sweep_more(ak_context* c) {
         call(ak_normalize(c, AK_NORM_L2, d, BUF(1), BUF(0), 1, 300000, 1, 0.0f, NULL));
         call(ak_binary_broadcast(c, AK_OP_MUL, d, BUF(1), BUF(2), BUF(0), 2, s4, y4, NULL));
         call(ak_triangular(c, d, BUF(1), BUF(0), 2, 30, 40, 0, 1, NULL));
-        memset(&pa, 0, sizeof pa);
-        pa.dtype = d; pa.ndim = 2; pa.batch = 2; pa.channels = 3; pa.in[0] = 20; pa.in[1] = 30; pa.kernel[0] = 3; pa.kernel[1] = 3;
-        pa.x = BUF(1); pa.y = BUF(0);
-        pa.kind = AK_POOL_MAX;
-        call(ak_pool(c, &pa, NULL));
-        pa.kind = AK_POOL_AVG;
-        call(ak_pool(c, &pa, NULL));                     /* max: 4 outputs a thread; average */
-        pa.kernel[0] = pa.kernel[1] = 11;
-        call(ak_pool(c, &pa, NULL));                     /* a larger window */
-        pa.kind = AK_POOL_MAX;
-        pa.indices = (int64_t*)BUF(2);
-        pa.kernel[0] = pa.kernel[1] = 3;
-        call(ak_pool(c, &pa, NULL));                     /* max with indices: 1 a thread */
-        pa.indices = NULL;
-        pa.ndim = 1; pa.in[0] = 5000; pa.kernel[0] = 8; pa.dilation[0] = 3;
-        call(ak_pool(c, &pa, NULL));                     /* 1-D, groups of 8 */
-        pa.ndim = 3; pa.in[0] = 9; pa.in[1] = 40; pa.in[2] = 70; pa.kernel[0] = pa.kernel[1] = pa.kernel[2] = 3;
-        pa.stride[0] = pa.stride[1] = pa.stride[2] = 2; pa.dilation[0] = pa.dilation[1] = pa.dilation[2] = 3;
-        call(ak_pool(c, &pa, NULL));                     /* 3-D, strides, dilation */
+        akw_pool_calls(c, d, BUF(1), BUF(0), (int64_t*)BUF(2), call);
         call(ak_batch_norm(c, d, BUF(1), BUF(0), 2, 8, 1000, BUF(2), BUF(3), (float*)BUF(4), (float*)BUF(5), 1, 0.1f, 1e-5f, NULL));
         call(ak_group_norm(c, d, BUF(1), BUF(0), 2, 8, 1000, 4, BUF(2), BUF(3), 1e-5f, NULL));
         call(ak_scan(c, AK_SCAN_PROD, d, BUF(1), (const uint8_t*)BUF(2), BUF(0), 50, 1000, AK_SCAN_REVERSE, NULL));

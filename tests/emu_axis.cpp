@@ -27,13 +27,6 @@ namespace emu {
 
 #include "t_gpu_axis.c"
 
-/* gx_setup's device context (g_gpu is set to the emulating one before it is asked) */
-extern "C" ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu) {
-    (void)cfg;
-    (void)allow_cpu;
-    return akemu_context();
-}
-
 /* ---- the emulated kernels ---------------------------------------------------------- */
 static void akemu_register(void) {
 #define EMU_AX3(op) AKEMU_K(ak_axred_##op##_f32) AKEMU_K(ak_axred_##op##_f16) AKEMU_K(ak_axred_##op##_bf16)

@@ -350,3 +350,14 @@ static ak_context* akemu_context_for(const ak_config* cfg, const char* arch, int
     return ctx;
 }
 static ak_context* akemu_context(void) { return akemu_context_for(NULL, NULL, 132); }
+/* The GPU suites' device context (the test runner's akt_gpu_context_ex) in an
+ * emulation binary that includes a suite: the emulating context. A binary
+ * that needs another (an arch, a CU count) defines AKEMU_OWN_GPU_CONTEXT
+ * before including this header and writes its own. */
+#if !defined(AKEMU_OWN_GPU_CONTEXT)
+extern "C" ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu) {
+    (void)cfg;
+    (void)allow_cpu;
+    return akemu_context();
+}
+#endif

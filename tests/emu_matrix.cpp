@@ -27,6 +27,7 @@
  * to akemu_vec<T, N> (build/emu/prelude.hip); the kernel files are included
  * unchanged. */
 #define AKEMU_NAME "emu_matrix"
+#define AKEMU_OWN_GPU_CONTEXT   /* its own below: the arch and CU count of the row it emulates */
 #include "emu_harness.h"
 
 /* ---- the matrix instructions ----------------------------------------------------------

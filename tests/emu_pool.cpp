@@ -22,12 +22,6 @@ namespace emu {
 
 #include "t_gpu_pool.c"
 
-extern "C" ak_context* akt_gpu_context_ex(const ak_config* cfg, int allow_cpu) {
-    (void)cfg;
-    (void)allow_cpu;
-    return akemu_context();
-}
-
 static void akemu_register(void) {
 #define EMU_P3(k) AKEMU_K(k##_f32) AKEMU_K(k##_f16) AKEMU_K(k##_bf16)
     EMU_P3(ak_pool_max) EMU_P3(ak_pool_avg)

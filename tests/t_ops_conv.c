@@ -150,6 +150,14 @@ static ak_context* cv_plan_ctx(const char* arch, int tf32) {
     return ctx;
 }
 
+/* The plan of `a` on ctx names `kernel` and `path` (NULL: not checked); `what` says which step of a test failed. */
+static void cv_plan_is(ak_context* ctx, const ak_conv_desc* a, const char* kernel, const char* path, const char* what) {
+    ak_conv_plan p;
+    AKT_OK(ak_conv_plan_get(ctx, a, &p));
+    if (kernel) AKT_CHECKF(!strcmp(p.kernel, kernel), "%s: kernel %s, expected %s", what, p.kernel, kernel);
+    if (path) AKT_CHECKF(!strcmp(p.path, path), "%s: path %s, expected %s", what, p.path, path);
+}
+
 static void cv_expect_plan(const char* arch, int tf32, ak_dtype t, size_t groups, const char* kernel, const char* path) {
     ak_context* ctx = cv_plan_ctx(arch, tf32);
     ak_conv_desc a;
@@ -174,31 +182,23 @@ static void cv_expect_plan(const char* arch, int tf32, ak_dtype t, size_t groups
 static void cv_expect_dw(void) {
     ak_context* ctx = cv_plan_ctx("sm_90", 0);
     ak_conv_desc a;
-    ak_conv_plan p;
     if (!ctx) return;
     memset(&a, 0, sizeof a);
     a.dtype = AK_BF16; a.ndim = 2; a.batch = 2; a.in_channels = 8; a.out_channels = 16; a.groups = 8;
     a.in[0] = 40; a.in[1] = 300; a.kernel[0] = 5; a.kernel[1] = 7; a.padding[1] = 3; a.dilation[0] = 4;
-    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-    AKT_EQ_STR(p.kernel, "ak_conv_dwv_bf16");   /* 32 + 4 x 4 = 48 window rows */
+    cv_plan_is(ctx, &a, "ak_conv_dwv_bf16", NULL, "32 + 4 x 4 = 48 window rows");
     a.dilation[0] = 5;
-    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-    AKT_EQ_STR(p.kernel, "ak_conv_dw_bf16");
+    cv_plan_is(ctx, &a, "ak_conv_dw_bf16", NULL, "52 window rows");
     a.dilation[0] = 1; a.kernel[1] = 8;
-    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-    AKT_EQ_STR(p.kernel, "ak_conv_dw_bf16");
+    cv_plan_is(ctx, &a, "ak_conv_dw_bf16", NULL, "kernel width 8");
     a.kernel[1] = 3; a.stride[1] = 2;
-    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-    AKT_EQ_STR(p.kernel, "ak_conv_dw_bf16");
+    cv_plan_is(ctx, &a, "ak_conv_dw_bf16", NULL, "stride 2 across");
     a.stride[1] = 1; a.dilation[1] = 2;
-    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-    AKT_EQ_STR(p.kernel, "ak_conv_dw_bf16");
+    cv_plan_is(ctx, &a, "ak_conv_dw_bf16", NULL, "dilation 2 across");
     a.dilation[1] = 1; a.dtype = AK_F32;
-    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-    AKT_EQ_STR(p.kernel, "ak_conv_dwv_f32");
+    cv_plan_is(ctx, &a, "ak_conv_dwv_f32", NULL, "f32");
     a.layout = AK_CONV_CHANNELS_LAST;
-    AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-    AKT_EQ_STR(p.kernel, "ak_conv_dw_f32");
+    cv_plan_is(ctx, &a, "ak_conv_dw_f32", NULL, "channels-last");
     ak_context_destroy(ctx);
 }
 
@@ -219,17 +219,14 @@ static void cv_expect_pointwise(void) {
         AKT_EQ_STR(p.path, "gemm");
         AKT_CHECK(!strncmp(p.kernel, "ak_gemm_", 8));
         a.transposed = 1;
-        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-        AKT_EQ_STR(p.path, "gemm");
+        cv_plan_is(ctx, &a, NULL, "gemm", "transposed");
         a.transposed = 0; a.padding[1] = 1;
-        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-        AKT_EQ_STR(p.path, cl ? "wgmma" : "mma.sync");   /* channels-first: 16 outputs x 1 tap, too little reuse for x's copy */
+        /* channels-first: 16 outputs x 1 tap, too little reuse for x's copy */
+        cv_plan_is(ctx, &a, NULL, cl ? "wgmma" : "mma.sync", "padding");
         a.padding[1] = 0; a.groups = 2;
-        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-        AKT_EQ_STR(p.path, "mma.sync");
+        cv_plan_is(ctx, &a, NULL, "mma.sync", "groups");
         a.groups = 0; a.bias = bias;
-        AKT_OK(ak_conv_plan_get(ctx, &a, &p));
-        AKT_EQ_STR(p.path, cl ? "gemm" : "mma.sync");
+        cv_plan_is(ctx, &a, NULL, cl ? "gemm" : "mma.sync", "bias");
     }
     ak_context_destroy(ctx);
 }

@@ -15,6 +15,7 @@
  *   reach every kernel of the library;
  * - the check itself can fail: a kernel launched with a foreign packer, and a
  *   kernel name without an interface, are errors. */
+#include "at_walk_pool.h"
 
 static char akk_seen[512][96];
 static int akk_nseen, akk_launches;
@@ -238,6 +239,9 @@ done:
     free(x); free(y); free(v); free(ix); free(m);
 }
 
+/* a call of a shared walk (tests/at_walk_pool.h) that must succeed */
+static void akk_ok(ak_result r) { AKT_CHECKF(r == AK_OK, "%s: %s", ak_result_name(r), ak_last_error()); }
+
 /* along an axis, pooling, batch / group norm, scans: every path per dtype */
 static void akk_walk_axis(ak_context* ctx) {
     static const ak_dtype dts[] = { AK_F32, AK_F16, AK_BF16 };
@@ -249,7 +253,6 @@ static void akk_walk_axis(ak_context* ctx) {
     for (d = 0; d < 3; d++) {
         ak_dtype t = dts[d];
         size_t s1[3] = { 7, 33, 5 }, s2[3] = { 3, 5000, 7 }, s4[2] = { 5, 7 }, y4[2] = { 5, 1 };
-        ak_pool_args pa;
         int op;
         for (op = 0; op < (int)AK_REDUCE_OP_COUNT; op++) {
             AKT_OK(ak_reduce_axes(ctx, (ak_reduce_op)op, t, x, y, 3, s1, 2u, NULL));   /* columns */
@@ -260,25 +263,7 @@ static void akk_walk_axis(ak_context* ctx) {
         AKT_OK(ak_normalize(ctx, AK_NORM_L2, t, x, y, 1, 300000, 1, 0.0f, NULL));    /* segments */
         AKT_OK(ak_binary_broadcast(ctx, AK_OP_MUL, t, x, w, y, 2, s4, y4, NULL));
         AKT_OK(ak_triangular(ctx, t, x, y, 2, 30, 40, 0, 1, NULL));
-        memset(&pa, 0, sizeof pa);
-        pa.dtype = t; pa.ndim = 2; pa.batch = 2; pa.channels = 3; pa.in[0] = 20; pa.in[1] = 30; pa.kernel[0] = 3; pa.kernel[1] = 3;
-        pa.x = x; pa.y = y;
-        pa.kind = AK_POOL_MAX;
-        AKT_OK(ak_pool(ctx, &pa, NULL));
-        pa.kind = AK_POOL_AVG;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* max: 4 outputs a thread; average */
-        pa.kernel[0] = pa.kernel[1] = 11;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* a larger window */
-        pa.kind = AK_POOL_MAX;
-        pa.indices = (int64_t*)w;
-        pa.kernel[0] = pa.kernel[1] = 3;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* max with indices: 1 a thread */
-        pa.indices = NULL;
-        pa.ndim = 1; pa.in[0] = 5000; pa.kernel[0] = 8; pa.dilation[0] = 3;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* 1-D, groups of 8 */
-        pa.ndim = 3; pa.in[0] = 9; pa.in[1] = 40; pa.in[2] = 70; pa.kernel[0] = pa.kernel[1] = pa.kernel[2] = 3;
-        pa.stride[0] = pa.stride[1] = pa.stride[2] = 2; pa.dilation[0] = pa.dilation[1] = pa.dilation[2] = 3;
-        AKT_OK(ak_pool(ctx, &pa, NULL));                     /* 3-D, strides, dilation */
+        akw_pool_calls(ctx, t, x, y, (int64_t*)w, akk_ok);
         AKT_OK(ak_batch_norm(ctx, t, x, y, 2, 8, 1000, w, w, rs, rs + 8, 1, 0.1f, 1e-5f, NULL));
         AKT_OK(ak_batch_norm(ctx, t, x, y, 2, 8, 1000, w, w, rs, rs + 8, 0, 0.1f, 1e-5f, NULL));
         AKT_OK(ak_group_norm(ctx, t, x, y, 2, 8, 1000, 4, w, w, 1e-5f, NULL));
