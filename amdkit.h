@@ -15685,14 +15685,17 @@ static const char _ak_src_axis[] =
     "// ak_normalize, ak_binary_broadcast, ak_triangular.\n"
     "//\n"
     "// ak_axred_<op>_<dt>: reduction over R with inner > 1 (inner == 1 is a row\n"
-    "// reduction: ak_reduce's kernels). sum / max / min: a block is blockDim.x\n"
-    "// consecutive output columns c = o * inner + i (a thread each: consecutive\n"
-    "// threads read consecutive addresses) x blockDim.y = P pieces of R: piece k\n"
-    "// takes the rows k, k + P, k + 2P, ... of the block's chunk, eight loads in\n"
-    "// flight a thread, so a block reads 8 P consecutive rows of its columns at a\n"
-    "// time; the pieces meet through shared memory in piece order (deterministic).\n"
-    "// argmax / argmin: a thread per column (256-thread blocks), its rows in\n"
-    "// order, four loads in flight; ties keep the first row, the first NaN wins.\n"
+    "// reduction: ak_reduce's kernels). A block is blockDim.x consecutive output\n"
+    "// columns c = o * inner + i (a thread each: consecutive threads read\n"
+    "// consecutive addresses) x blockDim.y = P pieces of R: piece k takes the rows\n"
+    "// k, k + P, k + 2P, ... of the block's chunk, sixteen loads in flight a thread\n"
+    "// (eight on AMD; all issued before their first use), so a block reads 16 P\n"
+    "// consecutive rows of its columns at a time; the pieces meet through shared memory in piece\n"
+    "// order (deterministic). argmax / argmin: each piece keeps its first extreme\n"
+    "// (the first NaN wins), the merge takes the extreme of the lowest row among\n"
+    "// equals (the NaN of the lowest row).\n"
+    "// ak_axcol_argmax / argmin_<dt>: a thread per column (256-thread blocks), its\n"
+    "// rows in order, eight loads in flight; the host takes it for short R.\n"
     "// Both: blockIdx.y = s cuts R into `splits` chunks of rchunk rows when the\n"
     "// columns alone cannot fill the GPU; the partials go to outv / outi at\n"
     "// c * splits + s and reduce.hip's ak_reduce2_<op> combines them in a fixed\n"
@@ -15719,6 +15722,7 @@ static const char _ak_src_axis[] =
     "// kernels: ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16\n"
     "// kernels: ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16\n"
     "// kernels: ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16\n"
+    "// kernels: ak_axcol_argmax_f32 ak_axcol_argmax_f16 ak_axcol_argmax_bf16 ak_axcol_argmin_f32 ak_axcol_argmin_f16 ak_axcol_argmin_bf16\n"
     "// kernels: ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16\n"
     "// kernels: ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16\n"
     "// kernels: ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16\n"
@@ -15730,131 +15734,146 @@ static const char _ak_src_axis[] =
     "#define AK_AX_ARGMIN 4\n"
     "// the most threads a block (columns x pieces of R)\n"
     "#define AK_AXRED_THREADS 1024\n"
+    "// loads in flight a thread in ak_axred: 16 (measured on the H100); 8 on AMD (gfx906 has 64 VGPRs a thread at\n"
+    "// 1024 threads: sixteen 64-bit addresses spill there)\n"
+    "#if defined(AK_AMD)\n"
+    "#define AK_AXRED_DEEP 8\n"
+    "#else\n"
+    "#define AK_AXRED_DEEP 16\n"
+    "#endif\n"
     "\n"
     "// ---- reduction over the middle axis ------------------------------------------\n"
+    "// argmax / argmin: x at a later row than the best v so far replaces it when strictly better, or when it is the\n"
+    "// first NaN (ties keep the first row, the first NaN wins and stays)\n"
     "template <int OP>\n"
-    "struct ak_ax_state {\n"
-    "    float v;\n"
-    "    ak_i64 i;\n"
-    "    AK_INLINE void init() {\n"
-    "        v = OP == AK_AX_SUM ? 0.0f : (OP == AK_AX_MAX || OP == AK_AX_ARGMAX) ? -AK_INF : AK_INF;\n"
-    "        i = 0x7fffffffffffffffLL;\n"
-    "    }\n"
-    "    // elements arrive in increasing index order: ties keep the first, the first NaN wins and stays\n"
-    "    AK_INLINE void add(float x, ak_i64 ix) {\n"
-    "        if (OP == AK_AX_SUM) v += x;\n"
-    "        else if (OP == AK_AX_MAX) v = ak_op_max()(v, x);\n"
-    "        else if (OP == AK_AX_MIN) v = ak_op_min()(v, x);\n"
-    "        else {\n"
-    "            const bool vn = ak_isnan(v);\n"
-    "            if (!vn && (ak_isnan(x) || (OP == AK_AX_ARGMAX ? x > v : x < v) || i == 0x7fffffffffffffffLL)) { v = x; i = ix; }\n"
-    "        }\n"
-    "    }\n"
-    "};\n"
+    "AK_INLINE bool ak_ax_later(float x, float v) {\n"
+    "    return (OP == AK_AX_ARGMAX ? x > v : x < v) || (ak_isnan(x) && !ak_isnan(v));\n"
+    "}\n"
+    "// (w, row wi) against (v, row vi) in any row order: a NaN wins (the lowest row of the NaNs), else the extreme,\n"
+    "// the lower row of equals\n"
+    "template <int OP>\n"
+    "AK_INLINE bool ak_ax_better(float w, ak_i64 wi, float v, ak_i64 vi) {\n"
+    "    const bool vn = ak_isnan(v), wn = ak_isnan(w);\n"
+    "    if (vn || wn) return wn && (!vn || wi < vi);\n"
+    "    return (OP == AK_AX_ARGMAX ? w > v : w < v) || (w == v && wi < vi);\n"
+    "}\n"
     "\n"
-    "// sum / max / min: 256 columns x P interleaved pieces of R (the head of the file)\n"
+    "// U rows of a piece from p (row k at p[k * step]): every load issued before the first use\n"
+    "template <class D, int OP, int U>\n"
+    "AK_INLINE void ak_axred_rows(const typename D::T* p, ak_i64 step, ak_i64 j, float a[8], float& bv, ak_i64& bj) {\n"
+    "    float v[U];\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < U; k++) v[k] = D::to(p[k * step]);\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < U; k++) {\n"
+    "        if (OP == AK_AX_SUM) a[k % 8] += v[k];\n"
+    "        else if (OP == AK_AX_MAX) bv = ak_op_max()(bv, v[k]);\n"
+    "        else if (OP == AK_AX_MIN) bv = ak_op_min()(bv, v[k]);\n"
+    "        else if (ak_ax_later<OP>(v[k], bv)) { bv = v[k]; bj = j + k; }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "// a block: 256 columns x P interleaved pieces of R (the head of the file); AK_AXRED_DEEP loads in flight a thread\n"
     "template <class D, int OP>\n"
     "AK_INLINE void ak_axred(const typename D::T* AK_RESTRICT x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,\n"
-    "                        ak_i64 splits, float scale, float* AK_RESTRICT outv) {\n"
+    "                        ak_i64 splits, float scale, float* AK_RESTRICT outv, ak_i64* AK_RESTRICT outi) {\n"
+    "    const bool arg = OP == AK_AX_ARGMAX || OP == AK_AX_ARGMIN;\n"
+    "    const ak_i64 NONE = 0x7fffffffffffffffLL;   // arg ops: a piece without rows\n"
     "    __shared__ float sv[AK_AXRED_THREADS];\n"
+    "    __shared__ ak_i64 si[arg ? AK_AXRED_THREADS : 1];\n"
     "    const ak_i64 ncols = outer * inner, bw = (ak_i64)blockDim.x, s = (ak_i64)blockIdx.y;\n"
     "    const int P = (int)blockDim.y, piece = (int)threadIdx.y, tx = (int)threadIdx.x;\n"
     "    const ak_i64 r0 = s * rchunk, r1 = r0 + rchunk < R ? r0 + rchunk : R;\n"
-    "    // piece k: rows first, first + P, ... of the chunk (the block reads 8 P consecutive rows at a time)\n"
+    "    // piece k: rows first, first + P, ... of the chunk (the block reads DEEP x P consecutive rows at a time)\n"
     "    const ak_i64 first = r0 + piece, cnt = first < r1 ? (r1 - first + P - 1) / P : 0, step = (ak_i64)P * inner;\n"
     "    // every thread of the block runs each tile (the combine's barriers)\n"
     "    for (ak_i64 cb = (ak_i64)blockIdx.x * bw; cb < ncols; cb += (ak_i64)gridDim.x * bw) {\n"
     "        const ak_i64 c = cb + tx;\n"
-    "        ak_ax_state<OP> st;\n"
-    "        st.init();\n"
-    "        if (c < ncols) {\n"
+    "        float bv = OP == AK_AX_SUM ? 0.0f : OP == AK_AX_MAX ? -AK_INF : AK_INF;\n"
+    "        ak_i64 bi = NONE;\n"
+    "        if (c < ncols && cnt > 0) {\n"
     "            const ak_i64 o = c / inner, in = c - o * inner;\n"
     "            const typename D::T* p = x + (o * R + first) * inner + in;\n"
-    "            ak_i64 j = 0;   // the piece's own row count: row first + j P\n"
-    "            if (OP == AK_AX_SUM) {\n"
-    "                float a[8];\n"
+    "            float a[8];\n"
     "#pragma unroll\n"
-    "                for (int k = 0; k < 8; k++) a[k] = 0.0f;\n"
-    "                for (; j + 8 <= cnt; j += 8, p += 8 * step) {\n"
-    "                    float v[8];\n"
-    "#pragma unroll\n"
-    "                    for (int k = 0; k < 8; k++) v[k] = D::to(p[k * step]);\n"
-    "#pragma unroll\n"
-    "                    for (int k = 0; k < 8; k++) a[k] += v[k];\n"
-    "                }\n"
-    "                for (; j < cnt; j++, p += step) a[0] += D::to(p[0]);\n"
-    "                st.v = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));\n"
-    "            } else {\n"
-    "                for (; j + 8 <= cnt; j += 8, p += 8 * step) {\n"
-    "                    float v[8];\n"
-    "#pragma unroll\n"
-    "                    for (int k = 0; k < 8; k++) v[k] = D::to(p[k * step]);\n"
-    "#pragma unroll\n"
-    "                    for (int k = 0; k < 8; k++) st.add(v[k], j + k);\n"
-    "                }\n"
-    "                for (; j < cnt; j++, p += step) st.add(D::to(p[0]), j);\n"
+    "            for (int k = 0; k < 8; k++) a[k] = 0.0f;\n"
+    "            ak_i64 j = 0, bj = 0;   // the piece's own row count: row first + j P\n"
+    "            if (arg) bv = D::to(p[0]);   // row 0 again in the loop: no change\n"
+    "            for (; j + AK_AXRED_DEEP <= cnt; j += AK_AXRED_DEEP, p += AK_AXRED_DEEP * step)\n"
+    "                ak_axred_rows<D, OP, AK_AXRED_DEEP>(p, step, j, a, bv, bj);\n"
+    "            if (AK_AXRED_DEEP > 8 && j + 8 <= cnt) {\n"
+    "                ak_axred_rows<D, OP, 8>(p, step, j, a, bv, bj);\n"
+    "                j += 8;\n"
+    "                p += 8 * step;\n"
     "            }\n"
+    "            for (; j < cnt; j++, p += step) ak_axred_rows<D, OP, 1>(p, step, j, a, bv, bj);\n"
+    "            if (OP == AK_AX_SUM) bv = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));\n"
+    "            bi = first + bj * P;\n"
     "        }\n"
     "        if (P > 1) {\n"
     "            // the pieces meet in piece order (fixed: deterministic)\n"
-    "            if (piece > 0) sv[(piece - 1) * bw + tx] = st.v;\n"
+    "            if (piece > 0) {\n"
+    "                sv[(piece - 1) * bw + tx] = bv;\n"
+    "                if (arg) si[(piece - 1) * bw + tx] = bi;\n"
+    "            }\n"
     "            __syncthreads();\n"
     "            if (piece == 0) {\n"
     "                for (int q = 1; q < P; q++) {\n"
     "                    const float w = sv[(q - 1) * bw + tx];\n"
-    "                    if (OP == AK_AX_SUM) st.v += w;\n"
-    "                    else if (OP == AK_AX_MAX) st.v = ak_op_max()(st.v, w);\n"
-    "                    else st.v = ak_op_min()(st.v, w);\n"
+    "                    if (OP == AK_AX_SUM) bv += w;\n"
+    "                    else if (OP == AK_AX_MAX) bv = ak_op_max()(bv, w);\n"
+    "                    else if (OP == AK_AX_MIN) bv = ak_op_min()(bv, w);\n"
+    "                    else {\n"
+    "                        const ak_i64 wi = si[(q - 1) * bw + tx];\n"
+    "                        if (wi != NONE && (bi == NONE || ak_ax_better<OP>(w, wi, bv, bi))) { bv = w; bi = wi; }\n"
+    "                    }\n"
     "                }\n"
     "            }\n"
     "            __syncthreads();\n"
     "        }\n"
     "        if (piece == 0 && c < ncols) {\n"
-    "            if (OP == AK_AX_SUM) {\n"
-    "                if (splits == 1) outv[c] = st.v * scale;\n"
-    "                else outv[c * splits + s] = st.v;\n"
-    "            } else {\n"
-    "                outv[splits == 1 ? c : c * splits + s] = st.v;\n"
+    "            const ak_i64 at = splits == 1 ? c : c * splits + s;\n"
+    "            if (OP == AK_AX_SUM) outv[at] = splits == 1 ? bv * scale : bv;\n"
+    "            else {\n"
+    "                if (outv) outv[at] = bv;\n"
+    "                if (arg && outi) outi[at] = bi;\n"
     "            }\n"
     "        }\n"
     "    }\n"
     "}\n"
     "\n"
-    "// argmax / argmin: a thread per column, its rows in order, four loads in flight (the interleaved pieces above,\n"
-    "// merged by the lowest row of equal extremes, measured slower for the arg ops: 3.98 against 3.63 ms on KernelBench 51)\n"
+    "// ak_axcol_argmax / argmin: a thread per column, its rows in order, eight loads in flight (every load issued\n"
+    "// before the compare chain)\n"
     "template <class D, int OP>\n"
-    "AK_INLINE void ak_axred_seq(const typename D::T* AK_RESTRICT x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,\n"
-    "                            ak_i64 splits, float* AK_RESTRICT outv, ak_i64* AK_RESTRICT outi) {\n"
-    "    const ak_i64 ncols = outer * inner;\n"
-    "    const ak_i64 s = (ak_i64)blockIdx.y;\n"
-    "    const ak_i64 r0 = s * rchunk, r1 = r0 + rchunk < R ? r0 + rchunk : R;\n"
+    "AK_INLINE void ak_axcol(const typename D::T* AK_RESTRICT x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,\n"
+    "                        ak_i64 splits, float* AK_RESTRICT outv, ak_i64* AK_RESTRICT outi) {\n"
+    "    const ak_i64 ncols = outer * inner, s = (ak_i64)blockIdx.y;\n"
+    "    const ak_i64 r0 = s * rchunk, r1 = r0 + rchunk < R ? r0 + rchunk : R, cnt = r1 - r0;\n"
     "    for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {\n"
     "        const ak_i64 o = c / inner, in = c - o * inner;\n"
-    "        const typename D::T* p = x + o * R * inner + in;\n"
-    "        ak_i64 r = r0;\n"
-    "        ak_ax_state<OP> st;\n"
-    "        st.init();\n"
-    "        for (; r + 3 < r1; r += 4) {\n"
-    "            const float v0 = D::to(p[r * inner]), v1 = D::to(p[(r + 1) * inner]);\n"
-    "            const float v2 = D::to(p[(r + 2) * inner]), v3 = D::to(p[(r + 3) * inner]);\n"
-    "            st.add(v0, r); st.add(v1, r + 1); st.add(v2, r + 2); st.add(v3, r + 3);\n"
-    "        }\n"
-    "        for (; r < r1; r++) st.add(D::to(p[r * inner]), r);\n"
+    "        const typename D::T* p = x + (o * R + r0) * inner + in;\n"
+    "        float a[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };   // unused (sums only)\n"
+    "        float bv = D::to(p[0]);   // row 0 again in the loop: no change\n"
+    "        ak_i64 j = 0, bj = 0;\n"
+    "        for (; j + 8 <= cnt; j += 8, p += 8 * inner) ak_axred_rows<D, OP, 8>(p, inner, j, a, bv, bj);\n"
+    "        for (; j < cnt; j++, p += inner) ak_axred_rows<D, OP, 1>(p, inner, j, a, bv, bj);\n"
     "        const ak_i64 at = splits == 1 ? c : c * splits + s;\n"
-    "        if (outv) outv[at] = st.v;\n"
-    "        if (outi) outi[at] = st.i;\n"
+    "        if (outv) outv[at] = bv;\n"
+    "        if (outi) outi[at] = r0 + bj;\n"
     "    }\n"
     "}\n"
     "\n"
-    "#define AK_AXRED_BOUNDS(OP) ((OP) == AK_AX_ARGMAX || (OP) == AK_AX_ARGMIN ? 256 : AK_AXRED_THREADS)\n"
     "#define AK_AXRED(NAME, OP, D)                                                                                        \\\n"
-    "    AK_KERNEL __launch_bounds__(AK_AXRED_BOUNDS(OP)) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner,  \\\n"
-    "                                                               ak_i64 rchunk, ak_i64 splits, float scale,            \\\n"
-    "                                                               float* outv, ak_i64* outi) {                          \\\n"
-    "        if (OP == AK_AX_ARGMAX || OP == AK_AX_ARGMIN)                                                                \\\n"
-    "            ak_axred_seq<D, OP>(x, outer, R, inner, rchunk, splits, outv, outi);                                     \\\n"
-    "        else                                                                                                         \\\n"
-    "            ak_axred<D, OP>(x, outer, R, inner, rchunk, splits, scale, outv);                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_AXRED_THREADS) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner,    \\\n"
+    "                                                            ak_i64 rchunk, ak_i64 splits, float scale, float* outv,  \\\n"
+    "                                                            ak_i64* outi) {                                          \\\n"
+    "        ak_axred<D, OP>(x, outer, R, inner, rchunk, splits, scale, outv, outi);                                      \\\n"
+    "    }\n"
+    "#define AK_AXCOL(NAME, OP, D)                                                                                        \\\n"
+    "    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,   \\\n"
+    "                                               ak_i64 splits, float scale, float* outv, ak_i64* outi) {              \\\n"
+    "        (void)scale;                                                                                                 \\\n"
+    "        ak_axcol<D, OP>(x, outer, R, inner, rchunk, splits, outv, outi);                                             \\\n"
     "    }\n"
     "AK_AXRED(ak_axred_sum_f32, AK_AX_SUM, ak_f32_t)\n"
     "AK_AXRED(ak_axred_sum_f16, AK_AX_SUM, ak_f16_t)\n"
@@ -15871,6 +15890,12 @@ static const char _ak_src_axis[] =
     "AK_AXRED(ak_axred_argmin_f32, AK_AX_ARGMIN, ak_f32_t)\n"
     "AK_AXRED(ak_axred_argmin_f16, AK_AX_ARGMIN, ak_f16_t)\n"
     "AK_AXRED(ak_axred_argmin_bf16, AK_AX_ARGMIN, ak_bf16_t)\n"
+    "AK_AXCOL(ak_axcol_argmax_f32, AK_AX_ARGMAX, ak_f32_t)\n"
+    "AK_AXCOL(ak_axcol_argmax_f16, AK_AX_ARGMAX, ak_f16_t)\n"
+    "AK_AXCOL(ak_axcol_argmax_bf16, AK_AX_ARGMAX, ak_bf16_t)\n"
+    "AK_AXCOL(ak_axcol_argmin_f32, AK_AX_ARGMIN, ak_f32_t)\n"
+    "AK_AXCOL(ak_axcol_argmin_f16, AK_AX_ARGMIN, ak_f16_t)\n"
+    "AK_AXCOL(ak_axcol_argmin_bf16, AK_AX_ARGMIN, ak_bf16_t)\n"
     "\n"
     "// ---- normalisation by a vector norm along the axis -----------------------------\n"
     "#define AK_NRM_L1 0\n"
@@ -23998,7 +24023,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "attention_sm90", _ak_src_attention_sm90,
       "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_32w3_f16 ak_attn_sm90_32w3_bf16 ak_attn_sm90_64w3_f16 ak_attn_sm90_64w3_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
     { "axis", _ak_src_axis,
-      "ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16 ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16 ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16 ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16 ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16 ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16" },
+      "ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16 ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16 ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16 ak_axcol_argmax_f32 ak_axcol_argmax_f16 ak_axcol_argmax_bf16 ak_axcol_argmin_f32 ak_axcol_argmin_f16 ak_axcol_argmin_bf16 ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16 ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16 ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "chnorm", _ak_src_chnorm,
@@ -24255,39 +24280,39 @@ static inline void _ak_kargs_attn_mmadec(_ak_kargs* kargs_, const void* q, const
     ak_args_i32(a_, split_len); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_ptr(a_, cu_q); ak_args_ptr(a_, cu_k); ak_args_ptr(a_, used_k); ak_args_ptr(a_, btab); ak_args_i32(a_, bts);
     ak_args_i32(a_, pshift); ak_args_i32(a_, wl); ak_args_i32(a_, wr); ak_args_f32(a_, softcap); ak_args_ptr(a_, ksc); ak_args_ptr(a_, vsc);
 }
-/* kernels/axis.hip:171 NAME (macro AK_AXRED) */
+/* kernels/axis.hip:187 NAME (macro AK_AXRED) */
 static inline void _ak_kargs_axred(_ak_kargs* kargs_, const void* x, int64_t outer, int64_t R, int64_t inner, int64_t rchunk, int64_t splits, float scale, void* outv, void* outi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axred);
     ak_args_ptr(a_, x); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i64(a_, rchunk); ak_args_i64(a_, splits); ak_args_f32(a_, scale); ak_args_ptr(a_, outv);
     ak_args_ptr(a_, outi);
 }
-/* kernels/axis.hip:337 ak_axnorm_cols_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:362 ak_axnorm_cols_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_cols(_ak_kargs* kargs_, const void* x, void* y, int64_t outer, int64_t R, int64_t inner, int32_t kind, float eps) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_cols);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
 }
-/* kernels/axis.hip:341 ak_axnorm_rows_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:366 ak_axnorm_rows_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_rows(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t R, int32_t kind, float eps) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_rows);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, R); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
 }
-/* kernels/axis.hip:345 ak_axnorm_part_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:370 ak_axnorm_part_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_part(_ak_kargs* kargs_, const void* x, int64_t R, int64_t seg, int64_t S, int32_t kind, void* part) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_part);
     ak_args_ptr(a_, x); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_ptr(a_, part);
 }
-/* kernels/axis.hip:349 ak_axnorm_apply_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:374 ak_axnorm_apply_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t R, int64_t seg, int64_t S, int32_t kind, float eps, const void* rowsum) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_f32(a_, eps); ak_args_ptr(a_, rowsum);
 }
-/* kernels/axis.hip:411 ak_bcast_##DT (macro AK_BCAST) */
+/* kernels/axis.hip:436 ak_bcast_##DT (macro AK_BCAST) */
 static inline void _ak_kargs_bcast(_ak_kargs* kargs_, const void* x, const void* y, void* z, int64_t n, int64_t d1, int64_t d2, int64_t ys0, int64_t ys1, int64_t ys2, int32_t op) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_bcast);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i64(a_, d1); ak_args_i64(a_, d2); ak_args_i64(a_, ys0); ak_args_i64(a_, ys1); ak_args_i64(a_, ys2);
     ak_args_i32(a_, op);
 }
-/* kernels/axis.hip:451 ak_tri_##DT (macro AK_TRI) */
+/* kernels/axis.hip:476 ak_tri_##DT (macro AK_TRI) */
 static inline void _ak_kargs_tri(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int64_t rows, int64_t cols, int64_t diag, int32_t upper) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_tri);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, diag); ak_args_i32(a_, upper);
@@ -24607,6 +24632,8 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_attn_mmagen _AK_KIF_attn_simt
 #define _ak_kargs_attn_sm90 _ak_kargs_attn_simt   /* kernels/attention_sm90.hip:597 ak_attn_sm90_##HD##SFX##_##DT (macro AK_A9): the same list */
 #define _AK_KIF_attn_sm90 _AK_KIF_attn_simt
+#define _ak_kargs_axcol _ak_kargs_axred   /* kernels/axis.hip:193 NAME (macro AK_AXCOL): the same list */
+#define _AK_KIF_axcol _AK_KIF_axred
 #define _ak_kargs_copy _ak_kargs_cast   /* kernels/cast.hip:47 ak_copy_f32: the same list */
 #define _AK_KIF_copy _AK_KIF_cast
 #define _ak_kargs_conv_wg _ak_kargs_conv_igemm   /* kernels/conv.hip:843 NAME (macro AK_CONV_WG): the same list */
@@ -24759,6 +24786,12 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_axred_argmin_f32", _AK_KIF_axred },
     { "ak_axred_argmin_f16", _AK_KIF_axred },
     { "ak_axred_argmin_bf16", _AK_KIF_axred },
+    { "ak_axcol_argmax_f32", _AK_KIF_axred },
+    { "ak_axcol_argmax_f16", _AK_KIF_axred },
+    { "ak_axcol_argmax_bf16", _AK_KIF_axred },
+    { "ak_axcol_argmin_f32", _AK_KIF_axred },
+    { "ak_axcol_argmin_f16", _AK_KIF_axred },
+    { "ak_axcol_argmin_bf16", _AK_KIF_axred },
     { "ak_axnorm_cols_f32", _AK_KIF_axnorm_cols },
     { "ak_axnorm_rows_f32", _AK_KIF_axnorm_rows },
     { "ak_axnorm_part_f32", _AK_KIF_axnorm_part },
@@ -30607,32 +30640,35 @@ static ak_result _ak_axis_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x,
 
 /* One pass: reduce the middle of [outer][R][inner] (inner > 1) of dtype t into
  * out (float; arg ops: int64) with the column kernels.
- * sum / mean / max / min: a block is bw consecutive columns (256; fewer,
- * rounded to 32, when there are fewer) x P interleaved pieces of R, eight
- * loads in flight a thread. Measured on the H100 (f32, L2 flushed, a
- * standalone copy of the kernel): few large blocks that read a compact patch
- * (256 columns x 8 P consecutive rows) keep DRAM near 2.9 TB/s where
- * 256-thread blocks of one piece (five or six a CU, each at other rows) stay
- * at 2.5-2.7 TB/s, and two 1024-thread blocks a CU (2.67 TB/s) lose to one
+ * ak_axred: a block is bw consecutive columns (256; fewer, rounded to 32, when
+ * there are fewer) x P interleaved pieces of R, sixteen loads in flight a
+ * thread. Measured on the H100 (f32, L2 flushed): few large blocks that read a
+ * compact patch (256 columns x 16 P consecutive rows) keep DRAM near 2.9 TB/s
+ * where 256-thread blocks of one piece (five or six a CU, each at other rows)
+ * stay at 2.5-2.7 TB/s, and two 1024-thread blocks a CU (2.67 TB/s) lose to one
  * (2.90). So P fills a 1024-thread block (P = 1024 / bw) when R >= 1024, half
  * of it for shorter R (R = 64: P = 2 0.0363 ms, P = 4 0.0412), P = 1 below 32
- * rows; at most 16 pieces, each at least 8 rows; and the grid holds 1024
- * threads a CU (the blocks walk the column tiles), whatever the registers
- * would allow. blockIdx.y cuts R into `splits` chunks (a second pass combines
- * them) only when the column blocks alone are fewer than 2 a CU, each piece's
- * share at least 32 rows.
- * argmax / argmin: 256-thread blocks of a column a thread (the pieces
- * measured slower there); R cut into chunks of at least 64 rows when the
- * columns alone are fewer than the CUs' 2048 threads each. */
+ * rows; at most 16 pieces, each at least 8 rows. Long tiles (R >= 1024) take a
+ * block each and the hardware hands them out (128 x 4096 x 4095: 2.99 ms
+ * against 3.18 for 132 blocks walking the tiles); shorter ones walk with 1024
+ * threads a CU (4096 x 64 x 64: 0.0361 against 0.0373 a block a tile).
+ * blockIdx.y cuts R into `splits` chunks (a second pass combines them) only
+ * when the column blocks alone are fewer than 2 a CU, each piece's share at
+ * least 32 rows.
+ * argmax / argmin: the same blocks for R >= 1024 (128 x 4096 x 4095: 2.98 ms
+ * against 3.63 for a thread per column, four loads deep); for shorter R
+ * ak_axcol, a thread per column with eight loads in flight (1024 x 256 x 1024:
+ * 0.381 ms against 0.434 in pieces), R cut into chunks of at least 64 rows
+ * when the columns alone are fewer than the CUs' 2048 threads each. */
 static ak_result _ak_axis_reduce_cols(ak_context* ctx, ak_reduce_op op, ak_dtype t, const void* x, void* out,
                                       size_t outer, size_t R, size_t inner, float scale, ak_stream* stream) {
     static const char* base[] = { "ak_axred_sum", "ak_axred_sum", "ak_axred_max", "ak_axred_min", "ak_axred_argmax",
                                   "ak_axred_argmin" };
     static const char* k2[] = { "ak_reduce2_sum", "ak_reduce2_sum", "ak_reduce2_max", "ak_reduce2_min",
                                 "ak_reduce2_argmax", "ak_reduce2_argmin" };
-    const int arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN;
+    const int arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN, col = arg && R < 1024u;
     const size_t cus = (size_t)_ak_op_cus(ctx), ncols = outer * inner;
-    const size_t bw = arg || ncols >= 256u ? 256u : (ncols + 31u) & ~(size_t)31u, colblocks = (ncols + bw - 1) / bw;
+    const size_t bw = col || ncols >= 256u ? 256u : (ncols + 31u) & ~(size_t)31u, colblocks = (ncols + bw - 1) / bw;
     size_t splits = 1, rchunk = R, P = 1, want = 1, most, pmax;
     ak_kernel *k = NULL, *kc = NULL;
     void* ws = NULL;
@@ -30642,7 +30678,7 @@ static ak_result _ak_axis_reduce_cols(ak_context* ctx, ak_reduce_op op, ak_dtype
     ak_dim3 g, b;
     _ak_kargs a;
     ak_result r;
-    if (arg) {
+    if (col) {
         if (ncols < cus * 2048u && R >= 256u) {
             want = (cus * 2048u + ncols - 1) / ncols;
             most = R / 64u;
@@ -30663,7 +30699,10 @@ static ak_result _ak_axis_reduce_cols(ak_context* ctx, ak_reduce_op op, ak_dtype
         rchunk = (R + want - 1) / want;
         splits = (R + rchunk - 1) / rchunk;
     }
-    if ((r = _ak_op_kernel(ctx, _ak_src_axis, _ak_op_name(kn, sizeof kn, base[op], t), &k)) != AK_OK) return r;
+    if ((r = _ak_op_kernel(ctx, _ak_src_axis,
+                           _ak_op_name(kn, sizeof kn, col ? (op == AK_REDUCE_ARGMAX ? "ak_axcol_argmax" : "ak_axcol_argmin") : base[op], t),
+                           &k)) != AK_OK)
+        return r;
     if (splits > 1) {
         size_t nparts = ncols * splits, vbytes = (nparts * 4u + 15u) & ~(size_t)15u;
         if ((r = _ak_op_kernel(ctx, _ak_src_reduce, k2[op], &kc)) != AK_OK) return r;
@@ -30675,9 +30714,10 @@ static ak_result _ak_axis_reduce_cols(ak_context* ctx, ak_reduce_op op, ak_dtype
         _ak_kargs_axred(&a, x, (int64_t)outer, (int64_t)R, (int64_t)inner, (int64_t)rchunk, 1, scale,
                         arg ? NULL : out, arg ? out : NULL);
     }
-    /* sum / max / min: 1024 threads a CU walk the tiles when R is not split */
-    most = arg || splits > 1 ? colblocks : cus * (bw * P >= 1024u ? 1u : 1024u / (bw * P));
-    g.x = arg ? _ak_op_grid(ctx, ncols, _AK_AXIS_BLOCK) : (unsigned)(colblocks < most ? colblocks : most);
+    /* a block a tile when R is long or split, else 1024 threads a CU walk the tiles */
+    most = R >= 1024u || splits > 1 ? colblocks : cus * (bw * P >= 1024u ? 1u : 1024u / (bw * P));
+    if (most > 0x7FFFFFFFu) most = 0x7FFFFFFFu;
+    g.x = col ? _ak_op_grid(ctx, ncols, _AK_AXIS_BLOCK) : (unsigned)(colblocks < most ? colblocks : most);
     g.y = (unsigned)splits; g.z = 1;
     b.x = (unsigned)bw; b.y = (unsigned)P; b.z = 1;
     r = _ak_op_launch3(ctx, k, g, b, 0, stream, &a);

@@ -5,14 +5,17 @@
 // ak_normalize, ak_binary_broadcast, ak_triangular.
 //
 // ak_axred_<op>_<dt>: reduction over R with inner > 1 (inner == 1 is a row
-// reduction: ak_reduce's kernels). sum / max / min: a block is blockDim.x
-// consecutive output columns c = o * inner + i (a thread each: consecutive
-// threads read consecutive addresses) x blockDim.y = P pieces of R: piece k
-// takes the rows k, k + P, k + 2P, ... of the block's chunk, eight loads in
-// flight a thread, so a block reads 8 P consecutive rows of its columns at a
-// time; the pieces meet through shared memory in piece order (deterministic).
-// argmax / argmin: a thread per column (256-thread blocks), its rows in
-// order, four loads in flight; ties keep the first row, the first NaN wins.
+// reduction: ak_reduce's kernels). A block is blockDim.x consecutive output
+// columns c = o * inner + i (a thread each: consecutive threads read
+// consecutive addresses) x blockDim.y = P pieces of R: piece k takes the rows
+// k, k + P, k + 2P, ... of the block's chunk, sixteen loads in flight a thread
+// (eight on AMD; all issued before their first use), so a block reads 16 P
+// consecutive rows of its columns at a time; the pieces meet through shared memory in piece
+// order (deterministic). argmax / argmin: each piece keeps its first extreme
+// (the first NaN wins), the merge takes the extreme of the lowest row among
+// equals (the NaN of the lowest row).
+// ak_axcol_argmax / argmin_<dt>: a thread per column (256-thread blocks), its
+// rows in order, eight loads in flight; the host takes it for short R.
 // Both: blockIdx.y = s cuts R into `splits` chunks of rchunk rows when the
 // columns alone cannot fill the GPU; the partials go to outv / outi at
 // c * splits + s and reduce.hip's ak_reduce2_<op> combines them in a fixed
@@ -39,6 +42,7 @@
 // kernels: ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16
 // kernels: ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16
 // kernels: ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16
+// kernels: ak_axcol_argmax_f32 ak_axcol_argmax_f16 ak_axcol_argmax_bf16 ak_axcol_argmin_f32 ak_axcol_argmin_f16 ak_axcol_argmin_bf16
 // kernels: ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16
 // kernels: ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16
 // kernels: ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16
@@ -50,131 +54,146 @@
 #define AK_AX_ARGMIN 4
 // the most threads a block (columns x pieces of R)
 #define AK_AXRED_THREADS 1024
+// loads in flight a thread in ak_axred: 16 (measured on the H100); 8 on AMD (gfx906 has 64 VGPRs a thread at
+// 1024 threads: sixteen 64-bit addresses spill there)
+#if defined(AK_AMD)
+#define AK_AXRED_DEEP 8
+#else
+#define AK_AXRED_DEEP 16
+#endif
 
 // ---- reduction over the middle axis ------------------------------------------
+// argmax / argmin: x at a later row than the best v so far replaces it when strictly better, or when it is the
+// first NaN (ties keep the first row, the first NaN wins and stays)
 template <int OP>
-struct ak_ax_state {
-    float v;
-    ak_i64 i;
-    AK_INLINE void init() {
-        v = OP == AK_AX_SUM ? 0.0f : (OP == AK_AX_MAX || OP == AK_AX_ARGMAX) ? -AK_INF : AK_INF;
-        i = 0x7fffffffffffffffLL;
-    }
-    // elements arrive in increasing index order: ties keep the first, the first NaN wins and stays
-    AK_INLINE void add(float x, ak_i64 ix) {
-        if (OP == AK_AX_SUM) v += x;
-        else if (OP == AK_AX_MAX) v = ak_op_max()(v, x);
-        else if (OP == AK_AX_MIN) v = ak_op_min()(v, x);
-        else {
-            const bool vn = ak_isnan(v);
-            if (!vn && (ak_isnan(x) || (OP == AK_AX_ARGMAX ? x > v : x < v) || i == 0x7fffffffffffffffLL)) { v = x; i = ix; }
-        }
-    }
-};
+AK_INLINE bool ak_ax_later(float x, float v) {
+    return (OP == AK_AX_ARGMAX ? x > v : x < v) || (ak_isnan(x) && !ak_isnan(v));
+}
+// (w, row wi) against (v, row vi) in any row order: a NaN wins (the lowest row of the NaNs), else the extreme,
+// the lower row of equals
+template <int OP>
+AK_INLINE bool ak_ax_better(float w, ak_i64 wi, float v, ak_i64 vi) {
+    const bool vn = ak_isnan(v), wn = ak_isnan(w);
+    if (vn || wn) return wn && (!vn || wi < vi);
+    return (OP == AK_AX_ARGMAX ? w > v : w < v) || (w == v && wi < vi);
+}
 
-// sum / max / min: 256 columns x P interleaved pieces of R (the head of the file)
+// U rows of a piece from p (row k at p[k * step]): every load issued before the first use
+template <class D, int OP, int U>
+AK_INLINE void ak_axred_rows(const typename D::T* p, ak_i64 step, ak_i64 j, float a[8], float& bv, ak_i64& bj) {
+    float v[U];
+#pragma unroll
+    for (int k = 0; k < U; k++) v[k] = D::to(p[k * step]);
+#pragma unroll
+    for (int k = 0; k < U; k++) {
+        if (OP == AK_AX_SUM) a[k % 8] += v[k];
+        else if (OP == AK_AX_MAX) bv = ak_op_max()(bv, v[k]);
+        else if (OP == AK_AX_MIN) bv = ak_op_min()(bv, v[k]);
+        else if (ak_ax_later<OP>(v[k], bv)) { bv = v[k]; bj = j + k; }
+    }
+}
+
+// a block: 256 columns x P interleaved pieces of R (the head of the file); AK_AXRED_DEEP loads in flight a thread
 template <class D, int OP>
 AK_INLINE void ak_axred(const typename D::T* AK_RESTRICT x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,
-                        ak_i64 splits, float scale, float* AK_RESTRICT outv) {
+                        ak_i64 splits, float scale, float* AK_RESTRICT outv, ak_i64* AK_RESTRICT outi) {
+    const bool arg = OP == AK_AX_ARGMAX || OP == AK_AX_ARGMIN;
+    const ak_i64 NONE = 0x7fffffffffffffffLL;   // arg ops: a piece without rows
     __shared__ float sv[AK_AXRED_THREADS];
+    __shared__ ak_i64 si[arg ? AK_AXRED_THREADS : 1];
     const ak_i64 ncols = outer * inner, bw = (ak_i64)blockDim.x, s = (ak_i64)blockIdx.y;
     const int P = (int)blockDim.y, piece = (int)threadIdx.y, tx = (int)threadIdx.x;
     const ak_i64 r0 = s * rchunk, r1 = r0 + rchunk < R ? r0 + rchunk : R;
-    // piece k: rows first, first + P, ... of the chunk (the block reads 8 P consecutive rows at a time)
+    // piece k: rows first, first + P, ... of the chunk (the block reads DEEP x P consecutive rows at a time)
     const ak_i64 first = r0 + piece, cnt = first < r1 ? (r1 - first + P - 1) / P : 0, step = (ak_i64)P * inner;
     // every thread of the block runs each tile (the combine's barriers)
     for (ak_i64 cb = (ak_i64)blockIdx.x * bw; cb < ncols; cb += (ak_i64)gridDim.x * bw) {
         const ak_i64 c = cb + tx;
-        ak_ax_state<OP> st;
-        st.init();
-        if (c < ncols) {
+        float bv = OP == AK_AX_SUM ? 0.0f : OP == AK_AX_MAX ? -AK_INF : AK_INF;
+        ak_i64 bi = NONE;
+        if (c < ncols && cnt > 0) {
             const ak_i64 o = c / inner, in = c - o * inner;
             const typename D::T* p = x + (o * R + first) * inner + in;
-            ak_i64 j = 0;   // the piece's own row count: row first + j P
-            if (OP == AK_AX_SUM) {
-                float a[8];
+            float a[8];
 #pragma unroll
-                for (int k = 0; k < 8; k++) a[k] = 0.0f;
-                for (; j + 8 <= cnt; j += 8, p += 8 * step) {
-                    float v[8];
-#pragma unroll
-                    for (int k = 0; k < 8; k++) v[k] = D::to(p[k * step]);
-#pragma unroll
-                    for (int k = 0; k < 8; k++) a[k] += v[k];
-                }
-                for (; j < cnt; j++, p += step) a[0] += D::to(p[0]);
-                st.v = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
-            } else {
-                for (; j + 8 <= cnt; j += 8, p += 8 * step) {
-                    float v[8];
-#pragma unroll
-                    for (int k = 0; k < 8; k++) v[k] = D::to(p[k * step]);
-#pragma unroll
-                    for (int k = 0; k < 8; k++) st.add(v[k], j + k);
-                }
-                for (; j < cnt; j++, p += step) st.add(D::to(p[0]), j);
+            for (int k = 0; k < 8; k++) a[k] = 0.0f;
+            ak_i64 j = 0, bj = 0;   // the piece's own row count: row first + j P
+            if (arg) bv = D::to(p[0]);   // row 0 again in the loop: no change
+            for (; j + AK_AXRED_DEEP <= cnt; j += AK_AXRED_DEEP, p += AK_AXRED_DEEP * step)
+                ak_axred_rows<D, OP, AK_AXRED_DEEP>(p, step, j, a, bv, bj);
+            if (AK_AXRED_DEEP > 8 && j + 8 <= cnt) {
+                ak_axred_rows<D, OP, 8>(p, step, j, a, bv, bj);
+                j += 8;
+                p += 8 * step;
             }
+            for (; j < cnt; j++, p += step) ak_axred_rows<D, OP, 1>(p, step, j, a, bv, bj);
+            if (OP == AK_AX_SUM) bv = ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+            bi = first + bj * P;
         }
         if (P > 1) {
             // the pieces meet in piece order (fixed: deterministic)
-            if (piece > 0) sv[(piece - 1) * bw + tx] = st.v;
+            if (piece > 0) {
+                sv[(piece - 1) * bw + tx] = bv;
+                if (arg) si[(piece - 1) * bw + tx] = bi;
+            }
             __syncthreads();
             if (piece == 0) {
                 for (int q = 1; q < P; q++) {
                     const float w = sv[(q - 1) * bw + tx];
-                    if (OP == AK_AX_SUM) st.v += w;
-                    else if (OP == AK_AX_MAX) st.v = ak_op_max()(st.v, w);
-                    else st.v = ak_op_min()(st.v, w);
+                    if (OP == AK_AX_SUM) bv += w;
+                    else if (OP == AK_AX_MAX) bv = ak_op_max()(bv, w);
+                    else if (OP == AK_AX_MIN) bv = ak_op_min()(bv, w);
+                    else {
+                        const ak_i64 wi = si[(q - 1) * bw + tx];
+                        if (wi != NONE && (bi == NONE || ak_ax_better<OP>(w, wi, bv, bi))) { bv = w; bi = wi; }
+                    }
                 }
             }
             __syncthreads();
         }
         if (piece == 0 && c < ncols) {
-            if (OP == AK_AX_SUM) {
-                if (splits == 1) outv[c] = st.v * scale;
-                else outv[c * splits + s] = st.v;
-            } else {
-                outv[splits == 1 ? c : c * splits + s] = st.v;
+            const ak_i64 at = splits == 1 ? c : c * splits + s;
+            if (OP == AK_AX_SUM) outv[at] = splits == 1 ? bv * scale : bv;
+            else {
+                if (outv) outv[at] = bv;
+                if (arg && outi) outi[at] = bi;
             }
         }
     }
 }
 
-// argmax / argmin: a thread per column, its rows in order, four loads in flight (the interleaved pieces above,
-// merged by the lowest row of equal extremes, measured slower for the arg ops: 3.98 against 3.63 ms on KernelBench 51)
+// ak_axcol_argmax / argmin: a thread per column, its rows in order, eight loads in flight (every load issued
+// before the compare chain)
 template <class D, int OP>
-AK_INLINE void ak_axred_seq(const typename D::T* AK_RESTRICT x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,
-                            ak_i64 splits, float* AK_RESTRICT outv, ak_i64* AK_RESTRICT outi) {
-    const ak_i64 ncols = outer * inner;
-    const ak_i64 s = (ak_i64)blockIdx.y;
-    const ak_i64 r0 = s * rchunk, r1 = r0 + rchunk < R ? r0 + rchunk : R;
+AK_INLINE void ak_axcol(const typename D::T* AK_RESTRICT x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,
+                        ak_i64 splits, float* AK_RESTRICT outv, ak_i64* AK_RESTRICT outi) {
+    const ak_i64 ncols = outer * inner, s = (ak_i64)blockIdx.y;
+    const ak_i64 r0 = s * rchunk, r1 = r0 + rchunk < R ? r0 + rchunk : R, cnt = r1 - r0;
     for (ak_i64 c = ak_gtid(); c < ncols; c += ak_gstride()) {
         const ak_i64 o = c / inner, in = c - o * inner;
-        const typename D::T* p = x + o * R * inner + in;
-        ak_i64 r = r0;
-        ak_ax_state<OP> st;
-        st.init();
-        for (; r + 3 < r1; r += 4) {
-            const float v0 = D::to(p[r * inner]), v1 = D::to(p[(r + 1) * inner]);
-            const float v2 = D::to(p[(r + 2) * inner]), v3 = D::to(p[(r + 3) * inner]);
-            st.add(v0, r); st.add(v1, r + 1); st.add(v2, r + 2); st.add(v3, r + 3);
-        }
-        for (; r < r1; r++) st.add(D::to(p[r * inner]), r);
+        const typename D::T* p = x + (o * R + r0) * inner + in;
+        float a[8] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };   // unused (sums only)
+        float bv = D::to(p[0]);   // row 0 again in the loop: no change
+        ak_i64 j = 0, bj = 0;
+        for (; j + 8 <= cnt; j += 8, p += 8 * inner) ak_axred_rows<D, OP, 8>(p, inner, j, a, bv, bj);
+        for (; j < cnt; j++, p += inner) ak_axred_rows<D, OP, 1>(p, inner, j, a, bv, bj);
         const ak_i64 at = splits == 1 ? c : c * splits + s;
-        if (outv) outv[at] = st.v;
-        if (outi) outi[at] = st.i;
+        if (outv) outv[at] = bv;
+        if (outi) outi[at] = r0 + bj;
     }
 }
 
-#define AK_AXRED_BOUNDS(OP) ((OP) == AK_AX_ARGMAX || (OP) == AK_AX_ARGMIN ? 256 : AK_AXRED_THREADS)
 #define AK_AXRED(NAME, OP, D)                                                                                        \
-    AK_KERNEL __launch_bounds__(AK_AXRED_BOUNDS(OP)) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner,  \
-                                                               ak_i64 rchunk, ak_i64 splits, float scale,            \
-                                                               float* outv, ak_i64* outi) {                          \
-        if (OP == AK_AX_ARGMAX || OP == AK_AX_ARGMIN)                                                                \
-            ak_axred_seq<D, OP>(x, outer, R, inner, rchunk, splits, outv, outi);                                     \
-        else                                                                                                         \
-            ak_axred<D, OP>(x, outer, R, inner, rchunk, splits, scale, outv);                                        \
+    AK_KERNEL __launch_bounds__(AK_AXRED_THREADS) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner,    \
+                                                            ak_i64 rchunk, ak_i64 splits, float scale, float* outv,  \
+                                                            ak_i64* outi) {                                          \
+        ak_axred<D, OP>(x, outer, R, inner, rchunk, splits, scale, outv, outi);                                      \
+    }
+#define AK_AXCOL(NAME, OP, D)                                                                                        \
+    AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,   \
+                                               ak_i64 splits, float scale, float* outv, ak_i64* outi) {              \
+        (void)scale;                                                                                                 \
+        ak_axcol<D, OP>(x, outer, R, inner, rchunk, splits, outv, outi);                                             \
     }
 AK_AXRED(ak_axred_sum_f32, AK_AX_SUM, ak_f32_t)
 AK_AXRED(ak_axred_sum_f16, AK_AX_SUM, ak_f16_t)
@@ -191,6 +210,12 @@ AK_AXRED(ak_axred_argmax_bf16, AK_AX_ARGMAX, ak_bf16_t)
 AK_AXRED(ak_axred_argmin_f32, AK_AX_ARGMIN, ak_f32_t)
 AK_AXRED(ak_axred_argmin_f16, AK_AX_ARGMIN, ak_f16_t)
 AK_AXRED(ak_axred_argmin_bf16, AK_AX_ARGMIN, ak_bf16_t)
+AK_AXCOL(ak_axcol_argmax_f32, AK_AX_ARGMAX, ak_f32_t)
+AK_AXCOL(ak_axcol_argmax_f16, AK_AX_ARGMAX, ak_f16_t)
+AK_AXCOL(ak_axcol_argmax_bf16, AK_AX_ARGMAX, ak_bf16_t)
+AK_AXCOL(ak_axcol_argmin_f32, AK_AX_ARGMIN, ak_f32_t)
+AK_AXCOL(ak_axcol_argmin_f16, AK_AX_ARGMIN, ak_f16_t)
+AK_AXCOL(ak_axcol_argmin_bf16, AK_AX_ARGMIN, ak_bf16_t)
 
 // ---- normalisation by a vector norm along the axis -----------------------------
 #define AK_NRM_L1 0

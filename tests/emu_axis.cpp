@@ -6,12 +6,13 @@
  *
  *   make build/emu_axis_w64 build/emu_axis_w32 && ./build/emu_axis_w64 && ./build/emu_axis_w32
  *
- * Why: the sum / max / min kernel's blocks are columns x interleaved pieces
- * of R (2-D blocks, pieces merged through shared memory between barriers, a
- * grid-stride walk over column tiles), and R goes in chunks to a second pass
- * (for argmax / argmin too: the first extreme, the first NaN across chunks);
- * their index math is checked on every `make test`, for wave 64 (wave 32 in
- * the full tier), without a GPU. Not a
+ * Why: the column kernel's blocks are columns x interleaved pieces of R
+ * (2-D blocks, pieces merged through shared memory between barriers, argmax /
+ * argmin by the lowest row of equal extremes and the lowest NaN, a
+ * grid-stride walk over column tiles), short-R argmax / argmin run a thread
+ * per column (ak_axcol), and R goes in chunks to a second pass (the first
+ * extreme, the first NaN across chunks); their index math is checked on every
+ * `make test`, for wave 64 (wave 32 in the full tier), without a GPU. Not a
  * GPU test: gpu_axis (--gpu) runs the cases on a device. The ops' real
  * planning (block shape, pieces, splits) drives the launches; the column
  * kernels run at most 3 blocks along x, so their grid-stride loops take
@@ -32,12 +33,14 @@ static void akemu_register(void) {
 #define EMU_AX3(op) AKEMU_K(ak_axred_##op##_f32) AKEMU_K(ak_axred_##op##_f16) AKEMU_K(ak_axred_##op##_bf16)
     EMU_AX3(sum) EMU_AX3(max) EMU_AX3(min) EMU_AX3(argmax) EMU_AX3(argmin)
 #undef EMU_AX3
+    AKEMU_K(ak_axcol_argmax_f32) AKEMU_K(ak_axcol_argmax_f16) AKEMU_K(ak_axcol_argmax_bf16)
+    AKEMU_K(ak_axcol_argmin_f32) AKEMU_K(ak_axcol_argmin_f16) AKEMU_K(ak_axcol_argmin_bf16)
     AKEMU_K(ak_reduce2_sum) AKEMU_K(ak_reduce2_max) AKEMU_K(ak_reduce2_min) AKEMU_K(ak_reduce2_argmax)
     AKEMU_K(ak_reduce2_argmin)
 }
 /* the column kernels are grid-stride: at most 3 blocks along x; the combine maps rows to blocks */
 static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g) {
-    if (g.x > 3 && !strncmp(kernel, "ak_axred", 8)) g.x = 3;
+    if (g.x > 3 && (!strncmp(kernel, "ak_axred", 8) || !strncmp(kernel, "ak_axcol", 8))) g.x = 3;
     return g;
 }
 
