@@ -15691,11 +15691,12 @@ static const char _ak_src_axis[] =
     "// k, k + P, k + 2P, ... of the block's chunk, sixteen loads in flight a thread\n"
     "// (eight on AMD; all issued before their first use), so a block reads 16 P\n"
     "// consecutive rows of its columns at a time; the pieces meet through shared memory in piece\n"
-    "// order (deterministic). argmax / argmin: each piece keeps its first extreme\n"
-    "// (the first NaN wins), the merge takes the extreme of the lowest row among\n"
-    "// equals (the NaN of the lowest row).\n"
+    "// order (deterministic). argmax / argmin (f32 only): each piece keeps its\n"
+    "// first extreme (the first NaN wins), the merge takes the extreme of the\n"
+    "// lowest row among equals (the NaN of the lowest row).\n"
     "// ak_axcol_argmax / argmin_<dt>: a thread per column (256-thread blocks), its\n"
-    "// rows in order, eight loads in flight; the host takes it for short R.\n"
+    "// rows in order, eight loads in flight; the host takes it for short R and for\n"
+    "// 2-byte elements.\n"
     "// Both: blockIdx.y = s cuts R into `splits` chunks of rchunk rows when the\n"
     "// columns alone cannot fill the GPU; the partials go to outv / outi at\n"
     "// c * splits + s and reduce.hip's ak_reduce2_<op> combines them in a fixed\n"
@@ -15720,8 +15721,7 @@ static const char _ak_src_axis[] =
     "// rows x cols matrices; y may be x.\n"
     "//\n"
     "// kernels: ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16\n"
-    "// kernels: ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16\n"
-    "// kernels: ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16\n"
+    "// kernels: ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmin_f32\n"
     "// kernels: ak_axcol_argmax_f32 ak_axcol_argmax_f16 ak_axcol_argmax_bf16 ak_axcol_argmin_f32 ak_axcol_argmin_f16 ak_axcol_argmin_bf16\n"
     "// kernels: ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16\n"
     "// kernels: ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16\n"
@@ -15885,11 +15885,7 @@ static const char _ak_src_axis[] =
     "AK_AXRED(ak_axred_min_f16, AK_AX_MIN, ak_f16_t)\n"
     "AK_AXRED(ak_axred_min_bf16, AK_AX_MIN, ak_bf16_t)\n"
     "AK_AXRED(ak_axred_argmax_f32, AK_AX_ARGMAX, ak_f32_t)\n"
-    "AK_AXRED(ak_axred_argmax_f16, AK_AX_ARGMAX, ak_f16_t)\n"
-    "AK_AXRED(ak_axred_argmax_bf16, AK_AX_ARGMAX, ak_bf16_t)\n"
     "AK_AXRED(ak_axred_argmin_f32, AK_AX_ARGMIN, ak_f32_t)\n"
-    "AK_AXRED(ak_axred_argmin_f16, AK_AX_ARGMIN, ak_f16_t)\n"
-    "AK_AXRED(ak_axred_argmin_bf16, AK_AX_ARGMIN, ak_bf16_t)\n"
     "AK_AXCOL(ak_axcol_argmax_f32, AK_AX_ARGMAX, ak_f32_t)\n"
     "AK_AXCOL(ak_axcol_argmax_f16, AK_AX_ARGMAX, ak_f16_t)\n"
     "AK_AXCOL(ak_axcol_argmax_bf16, AK_AX_ARGMAX, ak_bf16_t)\n"
@@ -24023,7 +24019,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "attention_sm90", _ak_src_attention_sm90,
       "ak_attn_sm90_32_f16 ak_attn_sm90_32_bf16 ak_attn_sm90_64_f16 ak_attn_sm90_64_bf16 ak_attn_sm90_32w3_f16 ak_attn_sm90_32w3_bf16 ak_attn_sm90_64w3_f16 ak_attn_sm90_64w3_bf16 ak_attn_sm90_80_f16 ak_attn_sm90_80_bf16 ak_attn_sm90_96_f16 ak_attn_sm90_96_bf16 ak_attn_sm90_128_f16 ak_attn_sm90_128_bf16 ak_attn_sm90_192_f16 ak_attn_sm90_192_bf16 ak_attn_sm90_256_f16 ak_attn_sm90_256_bf16" },
     { "axis", _ak_src_axis,
-      "ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16 ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16 ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16 ak_axcol_argmax_f32 ak_axcol_argmax_f16 ak_axcol_argmax_bf16 ak_axcol_argmin_f32 ak_axcol_argmin_f16 ak_axcol_argmin_bf16 ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16 ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16 ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16" },
+      "ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16 ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmin_f32 ak_axcol_argmax_f32 ak_axcol_argmax_f16 ak_axcol_argmax_bf16 ak_axcol_argmin_f32 ak_axcol_argmin_f16 ak_axcol_argmin_bf16 ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16 ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16 ak_bcast_f32 ak_bcast_f16 ak_bcast_bf16 ak_tri_f32 ak_tri_f16 ak_tri_bf16" },
     { "cast", _ak_src_cast,
       "ak_cast_f32_f16 ak_cast_f32_bf16 ak_cast_f16_f32 ak_cast_f16_bf16 ak_cast_bf16_f32 ak_cast_bf16_f16 ak_copy_f32 ak_copy_f16 ak_copy_bf16" },
     { "chnorm", _ak_src_chnorm,
@@ -24286,33 +24282,33 @@ static inline void _ak_kargs_axred(_ak_kargs* kargs_, const void* x, int64_t out
     ak_args_ptr(a_, x); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i64(a_, rchunk); ak_args_i64(a_, splits); ak_args_f32(a_, scale); ak_args_ptr(a_, outv);
     ak_args_ptr(a_, outi);
 }
-/* kernels/axis.hip:362 ak_axnorm_cols_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:358 ak_axnorm_cols_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_cols(_ak_kargs* kargs_, const void* x, void* y, int64_t outer, int64_t R, int64_t inner, int32_t kind, float eps) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_cols);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, outer); ak_args_i64(a_, R); ak_args_i64(a_, inner); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
 }
-/* kernels/axis.hip:366 ak_axnorm_rows_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:362 ak_axnorm_rows_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_rows(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int64_t R, int32_t kind, float eps) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_rows);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, R); ak_args_i32(a_, kind); ak_args_f32(a_, eps);
 }
-/* kernels/axis.hip:370 ak_axnorm_part_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:366 ak_axnorm_part_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_part(_ak_kargs* kargs_, const void* x, int64_t R, int64_t seg, int64_t S, int32_t kind, void* part) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_part);
     ak_args_ptr(a_, x); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_ptr(a_, part);
 }
-/* kernels/axis.hip:374 ak_axnorm_apply_##DT (macro AK_AXNORM) */
+/* kernels/axis.hip:370 ak_axnorm_apply_##DT (macro AK_AXNORM) */
 static inline void _ak_kargs_axnorm_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t R, int64_t seg, int64_t S, int32_t kind, float eps, const void* rowsum) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_f32(a_, eps); ak_args_ptr(a_, rowsum);
 }
-/* kernels/axis.hip:436 ak_bcast_##DT (macro AK_BCAST) */
+/* kernels/axis.hip:432 ak_bcast_##DT (macro AK_BCAST) */
 static inline void _ak_kargs_bcast(_ak_kargs* kargs_, const void* x, const void* y, void* z, int64_t n, int64_t d1, int64_t d2, int64_t ys0, int64_t ys1, int64_t ys2, int32_t op) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_bcast);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i64(a_, d1); ak_args_i64(a_, d2); ak_args_i64(a_, ys0); ak_args_i64(a_, ys1); ak_args_i64(a_, ys2);
     ak_args_i32(a_, op);
 }
-/* kernels/axis.hip:476 ak_tri_##DT (macro AK_TRI) */
+/* kernels/axis.hip:472 ak_tri_##DT (macro AK_TRI) */
 static inline void _ak_kargs_tri(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int64_t rows, int64_t cols, int64_t diag, int32_t upper) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_tri);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, diag); ak_args_i32(a_, upper);
@@ -24781,11 +24777,7 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_axred_min_f16", _AK_KIF_axred },
     { "ak_axred_min_bf16", _AK_KIF_axred },
     { "ak_axred_argmax_f32", _AK_KIF_axred },
-    { "ak_axred_argmax_f16", _AK_KIF_axred },
-    { "ak_axred_argmax_bf16", _AK_KIF_axred },
     { "ak_axred_argmin_f32", _AK_KIF_axred },
-    { "ak_axred_argmin_f16", _AK_KIF_axred },
-    { "ak_axred_argmin_bf16", _AK_KIF_axred },
     { "ak_axcol_argmax_f32", _AK_KIF_axred },
     { "ak_axcol_argmax_f16", _AK_KIF_axred },
     { "ak_axcol_argmax_bf16", _AK_KIF_axred },
@@ -30655,18 +30647,20 @@ static ak_result _ak_axis_cpu_reduce(ak_reduce_op op, ak_dtype t, const void* x,
  * blockIdx.y cuts R into `splits` chunks (a second pass combines them) only
  * when the column blocks alone are fewer than 2 a CU, each piece's share at
  * least 32 rows.
- * argmax / argmin: the same blocks for R >= 1024 (128 x 4096 x 4095: 2.98 ms
- * against 3.63 for a thread per column, four loads deep); for shorter R
- * ak_axcol, a thread per column with eight loads in flight (1024 x 256 x 1024:
- * 0.381 ms against 0.434 in pieces), R cut into chunks of at least 64 rows
- * when the columns alone are fewer than the CUs' 2048 threads each. */
+ * argmax / argmin: the same blocks for f32 and R >= 1024 (128 x 4096 x 4095:
+ * 2.98 ms against 3.63 for a thread per column, four loads deep); for shorter
+ * R or 2-byte elements (f16 16 x 4096 x 4095 in pieces: 0.335 ms against 0.323
+ * a thread per column) ak_axcol, a thread per column with eight loads in flight
+ * (1024 x 256 x 1024: 0.381 ms against 0.434 in pieces), R cut into chunks of
+ * at least 64 rows when the columns alone are fewer than the CUs' 2048 threads
+ * each. */
 static ak_result _ak_axis_reduce_cols(ak_context* ctx, ak_reduce_op op, ak_dtype t, const void* x, void* out,
                                       size_t outer, size_t R, size_t inner, float scale, ak_stream* stream) {
     static const char* base[] = { "ak_axred_sum", "ak_axred_sum", "ak_axred_max", "ak_axred_min", "ak_axred_argmax",
                                   "ak_axred_argmin" };
     static const char* k2[] = { "ak_reduce2_sum", "ak_reduce2_sum", "ak_reduce2_max", "ak_reduce2_min",
                                 "ak_reduce2_argmax", "ak_reduce2_argmin" };
-    const int arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN, col = arg && R < 1024u;
+    const int arg = op == AK_REDUCE_ARGMAX || op == AK_REDUCE_ARGMIN, col = arg && (R < 1024u || ak_dtype_size(t) < 4u);
     const size_t cus = (size_t)_ak_op_cus(ctx), ncols = outer * inner;
     const size_t bw = col || ncols >= 256u ? 256u : (ncols + 31u) & ~(size_t)31u, colblocks = (ncols + bw - 1) / bw;
     size_t splits = 1, rchunk = R, P = 1, want = 1, most, pmax;

@@ -11,11 +11,12 @@
 // k, k + P, k + 2P, ... of the block's chunk, sixteen loads in flight a thread
 // (eight on AMD; all issued before their first use), so a block reads 16 P
 // consecutive rows of its columns at a time; the pieces meet through shared memory in piece
-// order (deterministic). argmax / argmin: each piece keeps its first extreme
-// (the first NaN wins), the merge takes the extreme of the lowest row among
-// equals (the NaN of the lowest row).
+// order (deterministic). argmax / argmin (f32 only): each piece keeps its
+// first extreme (the first NaN wins), the merge takes the extreme of the
+// lowest row among equals (the NaN of the lowest row).
 // ak_axcol_argmax / argmin_<dt>: a thread per column (256-thread blocks), its
-// rows in order, eight loads in flight; the host takes it for short R.
+// rows in order, eight loads in flight; the host takes it for short R and for
+// 2-byte elements.
 // Both: blockIdx.y = s cuts R into `splits` chunks of rchunk rows when the
 // columns alone cannot fill the GPU; the partials go to outv / outi at
 // c * splits + s and reduce.hip's ak_reduce2_<op> combines them in a fixed
@@ -40,8 +41,7 @@
 // rows x cols matrices; y may be x.
 //
 // kernels: ak_axred_sum_f32 ak_axred_sum_f16 ak_axred_sum_bf16 ak_axred_max_f32 ak_axred_max_f16 ak_axred_max_bf16
-// kernels: ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmax_f16 ak_axred_argmax_bf16
-// kernels: ak_axred_argmin_f32 ak_axred_argmin_f16 ak_axred_argmin_bf16
+// kernels: ak_axred_min_f32 ak_axred_min_f16 ak_axred_min_bf16 ak_axred_argmax_f32 ak_axred_argmin_f32
 // kernels: ak_axcol_argmax_f32 ak_axcol_argmax_f16 ak_axcol_argmax_bf16 ak_axcol_argmin_f32 ak_axcol_argmin_f16 ak_axcol_argmin_bf16
 // kernels: ak_axnorm_cols_f32 ak_axnorm_cols_f16 ak_axnorm_cols_bf16 ak_axnorm_rows_f32 ak_axnorm_rows_f16 ak_axnorm_rows_bf16
 // kernels: ak_axnorm_part_f32 ak_axnorm_part_f16 ak_axnorm_part_bf16 ak_axnorm_apply_f32 ak_axnorm_apply_f16 ak_axnorm_apply_bf16
@@ -205,11 +205,7 @@ AK_AXRED(ak_axred_min_f32, AK_AX_MIN, ak_f32_t)
 AK_AXRED(ak_axred_min_f16, AK_AX_MIN, ak_f16_t)
 AK_AXRED(ak_axred_min_bf16, AK_AX_MIN, ak_bf16_t)
 AK_AXRED(ak_axred_argmax_f32, AK_AX_ARGMAX, ak_f32_t)
-AK_AXRED(ak_axred_argmax_f16, AK_AX_ARGMAX, ak_f16_t)
-AK_AXRED(ak_axred_argmax_bf16, AK_AX_ARGMAX, ak_bf16_t)
 AK_AXRED(ak_axred_argmin_f32, AK_AX_ARGMIN, ak_f32_t)
-AK_AXRED(ak_axred_argmin_f16, AK_AX_ARGMIN, ak_f16_t)
-AK_AXRED(ak_axred_argmin_bf16, AK_AX_ARGMIN, ak_bf16_t)
 AK_AXCOL(ak_axcol_argmax_f32, AK_AX_ARGMAX, ak_f32_t)
 AK_AXCOL(ak_axcol_argmax_f16, AK_AX_ARGMAX, ak_f16_t)
 AK_AXCOL(ak_axcol_argmax_bf16, AK_AX_ARGMAX, ak_bf16_t)

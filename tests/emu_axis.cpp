@@ -31,7 +31,7 @@ namespace emu {
 /* ---- the emulated kernels ---------------------------------------------------------- */
 static void akemu_register(void) {
 #define EMU_AX3(op) AKEMU_K(ak_axred_##op##_f32) AKEMU_K(ak_axred_##op##_f16) AKEMU_K(ak_axred_##op##_bf16)
-    EMU_AX3(sum) EMU_AX3(max) EMU_AX3(min) EMU_AX3(argmax) EMU_AX3(argmin)
+    EMU_AX3(sum) EMU_AX3(max) EMU_AX3(min) AKEMU_K(ak_axred_argmax_f32) AKEMU_K(ak_axred_argmin_f32)
 #undef EMU_AX3
     AKEMU_K(ak_axcol_argmax_f32) AKEMU_K(ak_axcol_argmax_f16) AKEMU_K(ak_axcol_argmax_bf16)
     AKEMU_K(ak_axcol_argmin_f32) AKEMU_K(ak_axcol_argmin_f16) AKEMU_K(ak_axcol_argmin_bf16)
