@@ -15714,8 +15714,8 @@ static const char _ak_src_axis[] =
     "//\n"
     "// ak_bcast_<dt>: z = x op y (add, sub, mul, div) with x and z of shape\n"
     "// [d0][d1][d2] and y broadcast along any of the three (element strides ys0,\n"
-    "// ys1, ys2; 0 repeats). Four consecutive elements per thread step, one index\n"
-    "// division per step.\n"
+    "// ys1, ys2; 0 repeats). Units of four consecutive elements, one index division\n"
+    "// a unit; aligned tensors two units a thread with both loads in flight.\n"
     "//\n"
     "// ak_tri_<dt>: y = triu(x, diag) (upper = 1) or tril(x, diag) of `batch`\n"
     "// rows x cols matrices; y may be x.\n"
@@ -16111,33 +16111,56 @@ static const char _ak_src_axis[] =
     "AK_INLINE float ak_bc_op(int op, float a, float b) {\n"
     "    return op == 0 ? a + b : op == 1 ? a - b : op == 2 ? a * b : a / b;\n"
     "}\n"
+    "/* y's values for the elements e0 .. e0 + m - 1 (m <= 4) of x, combined into a[]: one division pair per 4\n"
+    " * elements, 32-bit when the tensor allows (I = unsigned) */\n"
+    "template <class D, int OP, class I>\n"
+    "AK_INLINE void ak_bcast_four(const typename D::T* AK_RESTRICT y, ak_i64 e0, int m, I d1, I d2, ak_i64 ys0, ak_i64 ys1,\n"
+    "                             ak_i64 ys2, float a[4]) {\n"
+    "    const I r = (I)e0 / d2;\n"
+    "    I c = (I)e0 - r * d2, i1 = r % d1, i0 = r / d1;\n"
+    "    ak_i64 yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < 4; k++) {\n"
+    "        if (k < m) {\n"
+    "            a[k] = ak_bc_op(OP, a[k], D::to(y[yb + (ak_i64)c * ys2]));\n"
+    "            if (++c == d2) {\n"
+    "                c = 0;\n"
+    "                if (++i1 == d1) { i1 = 0; i0++; }\n"
+    "                yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+    "/* 16-byte aligned x and z: tiles of 2 x blockDim units of 4 elements, a thread's two units blockDim units apart\n"
+    " * (each warp's 16-byte accesses contiguous, as ak_map8's SPLIT) with both loads issued before either is combined;\n"
+    " * then the rest, and everything when unaligned, one unit a thread at a time. The host sizes the grid for 8\n"
+    " * elements a thread. */\n"
     "template <class D, int OP, class I>\n"
     "AK_INLINE void ak_bcast_body(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT y, typename D::T* z,\n"
     "                             ak_i64 n, I d1, I d2, ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, bool vec) {\n"
     "    const ak_i64 units = (n + 3) / 4;\n"
-    "    for (ak_i64 u = ak_gtid(); u < units; u += ak_gstride()) {\n"
+    "    ak_i64 u0 = 0;\n"
+    "    if (vec) {\n"
+    "        const ak_i64 B = (ak_i64)blockDim.x, t = (ak_i64)threadIdx.x, tiles = (n / 4) / (2 * B);\n"
+    "        for (ak_i64 T = blockIdx.x; T < tiles; T += gridDim.x) {\n"
+    "            const ak_i64 ea = 4 * (2 * T * B + t), eb = ea + 4 * B;\n"
+    "            float a[4], b[4];\n"
+    "            D::ld4(x + ea, a);\n"
+    "            D::ld4(x + eb, b);\n"
+    "            ak_bcast_four<D, OP, I>(y, ea, 4, d1, d2, ys0, ys1, ys2, a);\n"
+    "            ak_bcast_four<D, OP, I>(y, eb, 4, d1, d2, ys0, ys1, ys2, b);\n"
+    "            D::st4(z + ea, a);\n"
+    "            D::st4(z + eb, b);\n"
+    "        }\n"
+    "        u0 = tiles * 2 * B;\n"
+    "    }\n"
+    "    for (ak_i64 u = u0 + ak_gtid(); u < units; u += ak_gstride()) {\n"
     "        const ak_i64 e0 = u * 4;\n"
-    "        // one division pair per 4 elements, 32-bit when the tensor allows (I = unsigned)\n"
-    "        const I r = (I)e0 / d2;\n"
-    "        I c = (I)e0 - r * d2, i1 = r % d1, i0 = r / d1;\n"
-    "        ak_i64 yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;\n"
-    "        float a[4], b[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
     "        const int m = n - e0 < 4 ? (int)(n - e0) : 4;\n"
+    "        float a[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
     "        if (vec && m == 4) D::ld4(x + e0, a);\n"
     "        else for (int k = 0; k < m; k++) a[k] = D::to(x[e0 + k]);\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < 4; k++) {\n"
-    "            if (k < m) {\n"
-    "                b[k] = D::to(y[yb + (ak_i64)c * ys2]);\n"
-    "                if (++c == d2) {\n"
-    "                    c = 0;\n"
-    "                    if (++i1 == d1) { i1 = 0; i0++; }\n"
-    "                    yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;\n"
-    "                }\n"
-    "            }\n"
-    "        }\n"
-    "#pragma unroll\n"
-    "        for (int k = 0; k < 4; k++) a[k] = ak_bc_op(OP, a[k], b[k]);\n"
+    "        ak_bcast_four<D, OP, I>(y, e0, m, d1, d2, ys0, ys1, ys2, a);\n"
     "        if (vec && m == 4) D::st4(z + e0, a);\n"
     "        else for (int k = 0; k < m; k++) z[e0 + k] = D::from(a[k]);\n"
     "    }\n"
@@ -24353,13 +24376,13 @@ static inline void _ak_kargs_axnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_f32(a_, eps); ak_args_ptr(a_, rowsum);
 }
-/* kernels/axis.hip:483 ak_bcast_##DT (macro AK_BCAST) */
+/* kernels/axis.hip:506 ak_bcast_##DT (macro AK_BCAST) */
 static inline void _ak_kargs_bcast(_ak_kargs* kargs_, const void* x, const void* y, void* z, int64_t n, int64_t d1, int64_t d2, int64_t ys0, int64_t ys1, int64_t ys2, int32_t op) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_bcast);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i64(a_, d1); ak_args_i64(a_, d2); ak_args_i64(a_, ys0); ak_args_i64(a_, ys1); ak_args_i64(a_, ys2);
     ak_args_i32(a_, op);
 }
-/* kernels/axis.hip:523 ak_tri_##DT (macro AK_TRI) */
+/* kernels/axis.hip:546 ak_tri_##DT (macro AK_TRI) */
 static inline void _ak_kargs_tri(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int64_t rows, int64_t cols, int64_t diag, int32_t upper) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_tri);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, diag); ak_args_i32(a_, upper);
@@ -31055,7 +31078,8 @@ AKDEF ak_result ak_binary_broadcast(ak_context* ctx, ak_binary_op op, ak_dtype d
             for (k = 3; k < m; k++) { yoff += (rem % ext[k]) * (size_t)ys[k]; rem /= ext[k]; }
             _ak_kargs_bcast(&a, (const char*)x + li * per * es, (const char*)y + yoff * es, (char*)z + li * per * es,
                             (int64_t)per, (int64_t)d1, (int64_t)d2, s0, s1, s2, (int32_t)op);
-            r = _ak_op_launch(ctx, kk, _ak_op_grid(ctx, (per + 3) / 4, _AK_AXIS_BLOCK), _AK_AXIS_BLOCK, 0, stream, &a);
+            /* 8 elements a thread: two 16-byte units in flight (kernels/axis.hip ak_bcast_body) */
+            r = _ak_op_launch(ctx, kk, _ak_op_grid(ctx, (per + 7) / 8, _AK_AXIS_BLOCK), _AK_AXIS_BLOCK, 0, stream, &a);
         }
     }
     return r;

@@ -34,8 +34,8 @@
 //
 // ak_bcast_<dt>: z = x op y (add, sub, mul, div) with x and z of shape
 // [d0][d1][d2] and y broadcast along any of the three (element strides ys0,
-// ys1, ys2; 0 repeats). Four consecutive elements per thread step, one index
-// division per step.
+// ys1, ys2; 0 repeats). Units of four consecutive elements, one index division
+// a unit; aligned tensors two units a thread with both loads in flight.
 //
 // ak_tri_<dt>: y = triu(x, diag) (upper = 1) or tril(x, diag) of `batch`
 // rows x cols matrices; y may be x.
@@ -431,33 +431,56 @@ AK_AXNORM(bf16, ak_bf16_t)
 AK_INLINE float ak_bc_op(int op, float a, float b) {
     return op == 0 ? a + b : op == 1 ? a - b : op == 2 ? a * b : a / b;
 }
+/* y's values for the elements e0 .. e0 + m - 1 (m <= 4) of x, combined into a[]: one division pair per 4
+ * elements, 32-bit when the tensor allows (I = unsigned) */
+template <class D, int OP, class I>
+AK_INLINE void ak_bcast_four(const typename D::T* AK_RESTRICT y, ak_i64 e0, int m, I d1, I d2, ak_i64 ys0, ak_i64 ys1,
+                             ak_i64 ys2, float a[4]) {
+    const I r = (I)e0 / d2;
+    I c = (I)e0 - r * d2, i1 = r % d1, i0 = r / d1;
+    ak_i64 yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        if (k < m) {
+            a[k] = ak_bc_op(OP, a[k], D::to(y[yb + (ak_i64)c * ys2]));
+            if (++c == d2) {
+                c = 0;
+                if (++i1 == d1) { i1 = 0; i0++; }
+                yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;
+            }
+        }
+    }
+}
+/* 16-byte aligned x and z: tiles of 2 x blockDim units of 4 elements, a thread's two units blockDim units apart
+ * (each warp's 16-byte accesses contiguous, as ak_map8's SPLIT) with both loads issued before either is combined;
+ * then the rest, and everything when unaligned, one unit a thread at a time. The host sizes the grid for 8
+ * elements a thread. */
 template <class D, int OP, class I>
 AK_INLINE void ak_bcast_body(const typename D::T* AK_RESTRICT x, const typename D::T* AK_RESTRICT y, typename D::T* z,
                              ak_i64 n, I d1, I d2, ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, bool vec) {
     const ak_i64 units = (n + 3) / 4;
-    for (ak_i64 u = ak_gtid(); u < units; u += ak_gstride()) {
+    ak_i64 u0 = 0;
+    if (vec) {
+        const ak_i64 B = (ak_i64)blockDim.x, t = (ak_i64)threadIdx.x, tiles = (n / 4) / (2 * B);
+        for (ak_i64 T = blockIdx.x; T < tiles; T += gridDim.x) {
+            const ak_i64 ea = 4 * (2 * T * B + t), eb = ea + 4 * B;
+            float a[4], b[4];
+            D::ld4(x + ea, a);
+            D::ld4(x + eb, b);
+            ak_bcast_four<D, OP, I>(y, ea, 4, d1, d2, ys0, ys1, ys2, a);
+            ak_bcast_four<D, OP, I>(y, eb, 4, d1, d2, ys0, ys1, ys2, b);
+            D::st4(z + ea, a);
+            D::st4(z + eb, b);
+        }
+        u0 = tiles * 2 * B;
+    }
+    for (ak_i64 u = u0 + ak_gtid(); u < units; u += ak_gstride()) {
         const ak_i64 e0 = u * 4;
-        // one division pair per 4 elements, 32-bit when the tensor allows (I = unsigned)
-        const I r = (I)e0 / d2;
-        I c = (I)e0 - r * d2, i1 = r % d1, i0 = r / d1;
-        ak_i64 yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;
-        float a[4], b[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
         const int m = n - e0 < 4 ? (int)(n - e0) : 4;
+        float a[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
         if (vec && m == 4) D::ld4(x + e0, a);
         else for (int k = 0; k < m; k++) a[k] = D::to(x[e0 + k]);
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            if (k < m) {
-                b[k] = D::to(y[yb + (ak_i64)c * ys2]);
-                if (++c == d2) {
-                    c = 0;
-                    if (++i1 == d1) { i1 = 0; i0++; }
-                    yb = (ak_i64)i0 * ys0 + (ak_i64)i1 * ys1;
-                }
-            }
-        }
-#pragma unroll
-        for (int k = 0; k < 4; k++) a[k] = ak_bc_op(OP, a[k], b[k]);
+        ak_bcast_four<D, OP, I>(y, e0, m, d1, d2, ys0, ys1, ys2, a);
         if (vec && m == 4) D::st4(z + e0, a);
         else for (int k = 0; k < m; k++) z[e0 + k] = D::from(a[k]);
     }

@@ -2,7 +2,8 @@
  * ak_axred_<op>_<dt>, reduce.hip's ak_reduce2_<op> for the split chunks)
  * executed on the CPU in the host SIMT emulation of tests/emu_harness.h,
  * compared with the cpu backend's reference by tests/t_gpu_axis.c's case
- * function.
+ * function; ak_binary_broadcast's kernel (ak_bcast_<dt>) through the suite's
+ * own broadcast test.
  *
  *   make build/emu_axis_w64 build/emu_axis_w32 && ./build/emu_axis_w64 && ./build/emu_axis_w32
  *
@@ -37,10 +38,12 @@ static void akemu_register(void) {
     AKEMU_K(ak_axcol_argmin_f32) AKEMU_K(ak_axcol_argmin_f16) AKEMU_K(ak_axcol_argmin_bf16)
     AKEMU_K(ak_reduce2_sum) AKEMU_K(ak_reduce2_max) AKEMU_K(ak_reduce2_min) AKEMU_K(ak_reduce2_argmax)
     AKEMU_K(ak_reduce2_argmin)
+    AKEMU_K(ak_bcast_f32) AKEMU_K(ak_bcast_f16) AKEMU_K(ak_bcast_bf16)
 }
-/* the column kernels are grid-stride: at most 3 blocks along x; the combine maps rows to blocks */
+/* the column and broadcast kernels are grid-stride: at most 3 blocks along x (several turns each); the combine maps
+ * rows to blocks */
 static akemu_dim3 akemu_grid_policy(const char* kernel, akemu_dim3 g) {
-    if (g.x > 3 && (!strncmp(kernel, "ak_axred", 8) || !strncmp(kernel, "ak_axcol", 8))) g.x = 3;
+    if (g.x > 3 && (!strncmp(kernel, "ak_axred", 8) || !strncmp(kernel, "ak_axcol", 8) || !strncmp(kernel, "ak_bcast", 8))) g.x = 3;
     return g;
 }
 
@@ -72,6 +75,7 @@ int main(void) {
     g_rng = akemu_seed ^ 0xA715ull;
     if (!g_gpu || !gx_setup()) { printf("0 passed, 1 failed\n"); return 1; }
     AKT_RUN(emu_reduce_cols);
+    AKT_RUN(test_gpu_broadcast);   /* the suite's cases: two units a thread, tails, unaligned, several launches */
     printf("%ld emulated launches\n%d passed, %d failed\n", akemu_launches, akemu_passed, akemu_failed);
     return akemu_failed != 0;
 }
