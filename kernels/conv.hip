@@ -1080,9 +1080,10 @@ AK_INLINE void ak_conv_dwv(const typename DT::T* AK_RESTRICT x, const typename D
             if (oh >= OH) break;
             float o[V];
 #pragma unroll
-            for (int i = 0; i < V; i++) {
-                o[i] = acc[r][i] + b;
-                if (act != AK_UNARY_NONE) o[i] = ak_uop_apply_lean(act, o[i], ap);
+            for (int i = 0; i < V; i++) o[i] = acc[r][i] + b;
+            if (act != AK_UNARY_NONE) {
+#pragma unroll
+                for (int i = 0; i < V; i += 4) ak_uop_apply_lean4(act, o + i, ap);
             }
             T* q = yp + (oh * OW + oc);
             if (oc >= 0 && oc + V <= OW) {

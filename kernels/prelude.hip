@@ -717,26 +717,35 @@ AK_INLINE float ak_uop_apply(int op, float x, float p, float q = 0.0f) {
     default: return x;
     }
 }
-/* ak_uop_apply_lean: the same, with the cheap ops inline and the ones built on
- * exp / log / tanh / erf through one out-of-line copy of the switch. For an
- * epilogue site a kernel unrolls many times (the depthwise tiles: rows x
- * vector): the whole switch inlined at each copy doubled the convolution
- * family's compile time on every target. Elsewhere the inline switch is
- * faster (a call per element cost the implicit-GEMM epilogues 15% with GELU
- * on the H100). Call it from a kernel body only, never from a __noinline__
- * function: a nested call needs a stack (scratch) on AMD, which the
- * launch-plan check refuses. */
-__device__ __noinline__ float ak_uop_apply_any(int op, float x, float p, float q) { return ak_uop_apply(op, x, p, q); }
-AK_INLINE float ak_uop_apply_lean(int op, float x, float p, float q = 0.0f) {
+/* ak_uop_apply_lean4: ak_uop_apply on 4 values, the cheap ops inline and the
+ * ones built on exp / log / tanh / erf through one out-of-line copy that
+ * takes all 4 (one call per 4 values). For an epilogue site a kernel unrolls
+ * many times (the depthwise tiles: rows x vector): the whole switch inlined at
+ * each copy doubled the convolution family's compile time on every target.
+ * Elsewhere the inline switch is faster (a call per element cost the
+ * implicit-GEMM epilogues 15% with GELU on the H100). Call it from a kernel
+ * body only, never from a __noinline__ function: a nested call needs a stack
+ * (scratch) on AMD, which the launch-plan check refuses. */
+__device__ __noinline__ float4 ak_uop_apply_any4(int op, float4 v, float p) {
+    v.x = ak_uop_apply(op, v.x, p);
+    v.y = ak_uop_apply(op, v.y, p);
+    v.z = ak_uop_apply(op, v.z, p);
+    v.w = ak_uop_apply(op, v.w, p);
+    return v;
+}
+AK_INLINE void ak_uop_apply_lean4(int op, float* o, float p) {
     switch (op) {
-    case AK_UNARY_NONE: return x;
-    case AK_UNARY_RELU: return ak_uop_relu::f(x, p, q);
-    case AK_UNARY_LEAKY_RELU: return ak_uop_leaky::f(x, p, q);
-    case AK_UNARY_HARDTANH: return ak_uop_hardtanh::f(x, p, q);
-    case AK_UNARY_HARDSIGMOID: return ak_uop_hardsigmoid::f(x, p, q);
-    case AK_UNARY_ABS: return ak_uop_abs::f(x, p, q);
-    case AK_UNARY_SQUARE: return ak_uop_square::f(x, p, q);
-    default: return ak_uop_apply_any(op, x, p, q);
+    case AK_UNARY_NONE: return;
+#define AK_UOP_CHEAP4(CODE, OP) \
+    case CODE: for (int i = 0; i < 4; i++) o[i] = OP::f(o[i], p, 0.0f); return;
+        AK_UOP_CHEAP4(AK_UNARY_RELU, ak_uop_relu) AK_UOP_CHEAP4(AK_UNARY_LEAKY_RELU, ak_uop_leaky)
+        AK_UOP_CHEAP4(AK_UNARY_HARDTANH, ak_uop_hardtanh) AK_UOP_CHEAP4(AK_UNARY_HARDSIGMOID, ak_uop_hardsigmoid)
+        AK_UOP_CHEAP4(AK_UNARY_ABS, ak_uop_abs) AK_UOP_CHEAP4(AK_UNARY_SQUARE, ak_uop_square)
+#undef AK_UOP_CHEAP4
+    default: {
+        const float4 r = ak_uop_apply_any4(op, make_float4(o[0], o[1], o[2], o[3]), p);
+        o[0] = r.x; o[1] = r.y; o[2] = r.z; o[3] = r.w;
+    }
     }
 }
 #endif /* !AK_HOST_LAYOUT_TEST */
