@@ -1,4 +1,6 @@
-# usage: axred_time.py TREE LIB VARIANTS(def,1,2,4) [torch]
+# usage: shapes_timing.py TREE LIB VARIANTS(def,1,2,4) [torch]
+# AXRED_SHAPES="BxRxI:op,op:trials:f32|f16;..." replaces the shape list below (the later calls' lists are in
+# results/h100_kernelbench_axred2/README.md)
 import sys, os, ctypes
 import torch
 tree, lib, variants = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
@@ -18,6 +20,11 @@ shapes = [((16, 4096, 4095), ["sum", "argmax"], 10, 0),
           ((4096, 64, 64), ["sum", "argmax"], 30, 0),
           ((1000, 500, 2), ["sum", "argmax"], 30, 0),
           ((32, 300, 16), ["sum", "argmax"], 30, 0)]
+if os.environ.get("AXRED_SHAPES"):
+    shapes = []
+    for e in os.environ["AXRED_SHAPES"].split(";"):
+        dims, ops, trials, dt = e.split(":")
+        shapes.append((tuple(int(v) for v in dims.split("x")), ops.split(","), int(trials), 1 if dt == "f16" else 0))
 def med(t):
     t = sorted(t); return t[len(t) // 2]
 for shp, ops, trials, dtc in shapes:
