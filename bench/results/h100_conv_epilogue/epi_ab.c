@@ -1,4 +1,6 @@
-/* A/B of the activation epilogue: conv / gemm with act NONE / RELU / GELU / SILU, median ms of 15 */
+/* A/B of the convolution activation epilogue (act NONE / GELU / RELU), median ms of 15 launches between events.
+ * Build against a tree: cc -std=c99 -O2 -D_GNU_SOURCE -I TREE epi_ab.c -o epi_ab -ldl -lpthread -lm
+ * (the call_per_element_* files came from an earlier list that also timed two GEMMs and act SILU) */
 #define AMDKIT_IMPLEMENTATION
 #include "amdkit.h"
 #include <stdio.h>
@@ -47,27 +49,6 @@ static void conv(const char* name, ak_dtype dt, ak_conv_layout lay, size_t n, si
     }
     printf("conv %-14s act %d  %-10s %-28s %.4f ms\n", name, act, pl.path, pl.kernel, med(t, 15));
     ak_free(ctx, (void*)d.x); ak_free(ctx, (void*)d.w); ak_free(ctx, (void*)d.bias); ak_free(ctx, d.y);
-}
-
-static void gemm(const char* name, ak_dtype dt, size_t m, size_t n, size_t k, int act) {
-    ak_gemm_desc g = ak_gemm_desc_default();
-    ak_gemm_plan pl;
-    double t[15];
-    int i;
-    g.dtype = dt; g.out_dtype = dt; g.m = m; g.n = n; g.k = k; g.activation = act; g.act_param = 0.01f;
-    g.a = dev(m * k * esz(dt)); g.b = dev(k * n * esz(dt)); g.d = dev(m * n * esz(dt)); g.bias = dev(n * esz(dt));
-    ak_gemm_plan_get(ctx, &g, &pl);
-    for (i = 0; i < 18; i++) {
-        float ms = 0;
-        ak_event_record(e0, NULL);
-        if (ak_gemm(ctx, &g, NULL) != AK_OK) { printf("%s: %s\n", name, ak_last_error()); return; }
-        ak_event_record(e1, NULL);
-        ak_event_synchronize(e1);
-        ak_event_elapsed_ms(e0, e1, &ms);
-        if (i >= 3) t[i - 3] = ms;
-    }
-    printf("gemm %-14s act %d  %-10s %-28s %.4f ms\n", name, act, pl.path, pl.kernel, med(t, 15));
-    ak_free(ctx, (void*)g.a); ak_free(ctx, (void*)g.b); ak_free(ctx, g.d); ak_free(ctx, (void*)g.bias);
 }
 
 int main(void) {
