@@ -16167,11 +16167,20 @@ static const char _ak_src_axis[] =
     "        const ak_i64 e0 = u * 4;\n"
     "        const int m = n - e0 < 4 ? (int)(n - e0) : 4;\n"
     "        float a[4] = { 0.0f, 0.0f, 0.0f, 0.0f };\n"
+    "        /* unrolled with guards, not `k < m` loops: a dynamic index put a[] in scratch under ROCm 5.2 */\n"
     "        if (vec && m == 4) D::ld4(x + e0, a);\n"
-    "        else for (int k = 0; k < m; k++) a[k] = D::to(x[e0 + k]);\n"
+    "        else {\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 4; k++)\n"
+    "                if (k < m) a[k] = D::to(x[e0 + k]);\n"
+    "        }\n"
     "        ak_bcast_four<D, OP, I>(y, e0, m, d1, d2, ys0, ys1, ys2, a);\n"
     "        if (vec && m == 4) D::st4(z + e0, a);\n"
-    "        else for (int k = 0; k < m; k++) z[e0 + k] = D::from(a[k]);\n"
+    "        else {\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 4; k++)\n"
+    "                if (k < m) z[e0 + k] = D::from(a[k]);\n"
+    "        }\n"
     "    }\n"
     "}\n"
     "template <class D, class I>\n"
@@ -24386,13 +24395,13 @@ static inline void _ak_kargs_axnorm_apply(_ak_kargs* kargs_, const void* x, void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_axnorm_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, R); ak_args_i64(a_, seg); ak_args_i64(a_, S); ak_args_i32(a_, kind); ak_args_f32(a_, eps); ak_args_ptr(a_, rowsum);
 }
-/* kernels/axis.hip:506 ak_bcast_##DT (macro AK_BCAST) */
+/* kernels/axis.hip:515 ak_bcast_##DT (macro AK_BCAST) */
 static inline void _ak_kargs_bcast(_ak_kargs* kargs_, const void* x, const void* y, void* z, int64_t n, int64_t d1, int64_t d2, int64_t ys0, int64_t ys1, int64_t ys2, int32_t op) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_bcast);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i64(a_, d1); ak_args_i64(a_, d2); ak_args_i64(a_, ys0); ak_args_i64(a_, ys1); ak_args_i64(a_, ys2);
     ak_args_i32(a_, op);
 }
-/* kernels/axis.hip:546 ak_tri_##DT (macro AK_TRI) */
+/* kernels/axis.hip:555 ak_tri_##DT (macro AK_TRI) */
 static inline void _ak_kargs_tri(_ak_kargs* kargs_, const void* x, void* y, int64_t n, int64_t rows, int64_t cols, int64_t diag, int32_t upper) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_tri);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, n); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, diag); ak_args_i32(a_, upper);

@@ -478,11 +478,20 @@ AK_INLINE void ak_bcast_body(const typename D::T* AK_RESTRICT x, const typename 
         const ak_i64 e0 = u * 4;
         const int m = n - e0 < 4 ? (int)(n - e0) : 4;
         float a[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+        /* unrolled with guards, not `k < m` loops: a dynamic index put a[] in scratch under ROCm 5.2 */
         if (vec && m == 4) D::ld4(x + e0, a);
-        else for (int k = 0; k < m; k++) a[k] = D::to(x[e0 + k]);
+        else {
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                if (k < m) a[k] = D::to(x[e0 + k]);
+        }
         ak_bcast_four<D, OP, I>(y, e0, m, d1, d2, ys0, ys1, ys2, a);
         if (vec && m == 4) D::st4(z + e0, a);
-        else for (int k = 0; k < m; k++) z[e0 + k] = D::from(a[k]);
+        else {
+#pragma unroll
+            for (int k = 0; k < 4; k++)
+                if (k < m) z[e0 + k] = D::from(a[k]);
+        }
     }
 }
 template <class D, class I>
