@@ -96,6 +96,13 @@ static void every_family_every_target(void) {
     }
     printf("    %d compiles (%s), %d left to the launch-plan step%s\n", compiled, full ? "every family x every target" : "each family once; AKT_FULL=1: every target", left,
            skipped ? " (AKT_COMPILE_FAMILIES: the other families skipped)" : "");
+    if (only && *only) {   /* every family named must exist: a misspelt name would otherwise compile nothing */
+        int named = 1;
+        const char* c;
+        for (c = only; *c; c++) named += *c == ',';
+        AKT_CHECKF(families - skipped == named, "AKT_COMPILE_FAMILIES=%s: %d of its %d names are embedded families", only,
+                   families - skipped, named);
+    }
     AKT_CHECK(compiled + left >= families - skipped && compiled >= (families - skipped) / 2);
     AKT_CHECKF(targets_used == (1u << (sizeof targets / sizeof targets[0])) - 1, "targets used: mask %#x", targets_used);
     ak_context_destroy(ctx);
