@@ -1460,7 +1460,9 @@ AKAPI ak_result ak_copy_strided(ak_context* ctx, ak_dtype src_dtype, ak_dtype ds
  * config.mixed_precision say; config.allow_tf32 = 1 (AMDKIT_ALLOW_TF32=1)
  * opts in to TF32 (NVIDIA) / xf32 (gfx94x) where the hardware has it:
  * inputs rounded to a 10-bit mantissa, about 1e-3 relative error (the
- * plan's fast32 says which ran). The input dtype must be in
+ * plan's fast32 says which ran; on Hopper large TF32 products in layouts its
+ * wgmma kernel cannot read first copy A to m x k / B to n x k rows in a pool
+ * buffer). The input dtype must be in
  * config.allowed_precisions. config.strict makes a matrix-core request the
  * device cannot honour an AK_ERROR_MATRIX_CORES error instead of a fallback.
  * The cpu backend runs a threaded C reference (double accumulation, TF32
@@ -19618,23 +19620,25 @@ static const char _ak_src_gemm_ffma[] =
     " * matrix cores; the split-K finish pass of kernels/gemm.hip\n"
     " * (ak_gemm_splitk_fin_f32) adds the k slices of few-tile problems.\n"
     " *\n"
-    " * Block tile 128 x 128 x 8, 256 threads (8 warps of 4 x 8 threads). Each\n"
-    " * thread owns 8 x 8 outputs as 2 x 2 fragments of 4 x 4: rows ty 4 + {0..3}\n"
-    " * and 64 + ty 4 + {0..3}, columns tx 4 + {0..3} and 64 + tx 4 + {0..3}\n"
-    " * (tx = 8 (w % 2) + lane % 8, ty = 4 (w / 2) + lane / 8): per k a warp reads\n"
-    " * 4 distinct 16-byte A pieces and 8 consecutive B pieces, one shared-memory\n"
-    " * wavefront per 16-byte load, for 64 FFMAs a thread. op(A) and op(B) sit\n"
-    " * k-major in shared memory ([k][m], [k][n], rows of 132 floats: the\n"
+    " * Block tile (64 MF) x 128 x 8, 256 threads (8 warps of 4 x 8 threads); MF\n"
+    " * 2 (128 x 128) or 4 (256 x 128). Each thread owns (4 MF) x 8 outputs as\n"
+    " * MF x 2 fragments of 4 x 4: rows 64 f + ty 4 + {0..3} (f < MF), columns\n"
+    " * tx 4 + {0..3} and 64 + tx 4 + {0..3} (tx = 8 (w % 2) + lane % 8,\n"
+    " * ty = 4 (w / 2) + lane / 8): per k a warp reads 4 distinct 16-byte pieces of\n"
+    " * each A fragment and 8 consecutive B pieces, one shared-memory wavefront per\n"
+    " * 16-byte load, for 32 MF FFMAs a thread. op(A) and op(B) sit\n"
+    " * k-major in shared memory ([k][m], [k][n], rows 4 floats past the tile: the\n"
     " * transposing stores of a k-contiguous operand hit 32 distinct banks),\n"
     " * double-buffered with one barrier per k step; each k step's global loads\n"
-    " * (one 16-byte load a thread per operand where the flags allow and the piece\n"
-    " * is in bounds, else element loads with zeros outside) are issued before the\n"
-    " * products of the previous step. The layouts of A (TA) and B (TB) are\n"
+    " * (a 16-byte load a thread per operand and 128 rows where the flags allow and\n"
+    " * the piece is in bounds, else element loads with zeros outside) are issued\n"
+    " * before the products of the previous step. The layouts of A (TA) and B (TB) are\n"
     " * template parameters (one kernel each: no layout branches in the loop).\n"
-    " * Registers capped at 128 on NVIDIA: two blocks share an SM. Epilogue: D =\n"
+    " * Registers: MF 2 capped at 128 on NVIDIA (two blocks share an SM), MF 4 up\n"
+    " * to 255 (one block an SM; half the shared loads per FFMA). Epilogue: D =\n"
     " * alpha acc straight from registers (16-byte stores) for whole tiles; edge\n"
     " * tiles and C / bias / activation / residual take the tile through shared\n"
-    " * memory in two 64-row halves, then one thread an output column.\n"
+    " * memory in 64-row pieces, then one thread an output column.\n"
     " *\n"
     " * flags (the host builds them as for kernels/gemm.hip: amdkit.h _AK_GF_*):\n"
     " * bit 0 A transposed, 1 B transposed, 3 read C (beta != 0), 4 bias, 5\n"
@@ -19699,12 +19703,13 @@ static const char _ak_src_gemm_ffma[] =
     "        *(float4*)(S + (t >> 5) * LDS + (t & 31) * 4) = make_float4(v[0], v[1], v[2], v[3]);\n"
     "    }\n"
     "}\n"
-    "template <bool TA, bool TB>\n"
+    "template <bool TA, bool TB, int MF>\n"
     "AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {\n"
-    "    enum { BM = 128, BN = 128, BK = 8, LDS = 132, STAGE = 2 * BK * LDS, HALF = 64 * BN, SMEM = 2 * STAGE > HALF ? 2 * STAGE : HALF };\n"
+    "    enum { BM = 64 * MF, BN = 128, BK = 8, LDA = BM + 4, LDB = BN + 4, SA = BK * LDA, SB = BK * LDB, HALF = 64 * BN,\n"
+    "           SMEM = 2 * (SA + SB) > HALF ? 2 * (SA + SB) : HALF };\n"
     "    __shared__ __attribute__((aligned(16))) float smem[SMEM];\n"
-    "    float* const As = smem;         /* [stage][k][m] */\n"
-    "    float* const Bs = smem + STAGE; /* [stage][k][n] */\n"
+    "    float* const As = smem;          /* [stage][k][m] */\n"
+    "    float* const Bs = smem + 2 * SA; /* [stage][k][n] */\n"
     "    /* block -> tile in groups of 8 tile rows (all column tiles of 8 row tiles before the next 8): concurrent blocks\n"
     "     * share A rows and B columns in L2 */\n"
     "    const int gx = (int)gridDim.x, gy = (int)gridDim.y, pid = (int)blockIdx.y * gx + (int)blockIdx.x;\n"
@@ -19714,27 +19719,35 @@ static const char _ak_src_gemm_ffma[] =
     "    const int tx = 8 * (w & 1) + (lane & 7), ty = 4 * (w >> 1) + (lane >> 3);\n"
     "    const bool va = (flags & AK_GFF_VA) != 0, vb = (flags & AK_GFF_VB) != 0;\n"
     "    const int nk = (K + BK - 1) / BK;\n"
+    "    /* A's rows in pieces of 128 (MF / 2 of them): piece h starts at row m0 + 128 h, ha elements on in memory */\n"
+    "    const ak_i64 ha = TA ? 128 : 128 * lda;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
-    "        float acc[8][8];\n"
+    "        float acc[4 * MF][8];\n"
     "#pragma unroll\n"
-    "        for (int i = 0; i < 8; i++)\n"
+    "        for (int i = 0; i < 4 * MF; i++)\n"
     "#pragma unroll\n"
     "            for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;\n"
-    "        float ra[4], rb[4];\n"
+    "        float ra[MF / 2][4], rb[4];\n"
+    "        int fa_n[MF / 2];\n"
     "        const float* pa = ak_gff_p0<!TA>(A + (ak_i64)b * sA, lda, m0);\n"
     "        const float* pb = ak_gff_p0<TB>(B + (ak_i64)b * sB, ldb, n0);\n"
-    "        const int fa_n = ak_gff_nfast<!TA>(va, m0, M, K), fb_n = ak_gff_nfast<TB>(vb, n0, N, K);\n"
-    "        ak_gff_ld<!TA>(pa, 0 < fa_n, m0, 0, M, K, ra);\n"
+    "#pragma unroll\n"
+    "        for (int h = 0; h < MF / 2; h++) {\n"
+    "            fa_n[h] = ak_gff_nfast<!TA>(va, m0 + 128 * h, M, K);\n"
+    "            ak_gff_ld<!TA>(pa + h * ha, 0 < fa_n[h], m0 + 128 * h, 0, M, K, ra[h]);\n"
+    "        }\n"
+    "        const int fb_n = ak_gff_nfast<TB>(vb, n0, N, K);\n"
     "        ak_gff_ld<TB>(pb, 0 < fb_n, n0, 0, N, K, rb);\n"
     "        __syncthreads(); /* the previous batch entry's epilogue is done with the shared memory */\n"
-    "        ak_gff_st<!TA, LDS>(As, ra);\n"
-    "        ak_gff_st<TB, LDS>(Bs, rb);\n"
+    "#pragma unroll\n"
+    "        for (int h = 0; h < MF / 2; h++) ak_gff_st<!TA, LDA>(As + 128 * h, ra[h]);\n"
+    "        ak_gff_st<TB, LDB>(Bs, rb);\n"
     "        __syncthreads();\n"
     "        /* fragments double-buffered in registers: step kk's products run while step kk + 1's are read (the last\n"
     "         * step of a tile reads the first of the next, after the barrier that publishes it) */\n"
-    "        float4 fa[2][2], fb[2][2];\n"
-    "        fa[0][0] = *(const float4*)(As + ty * 4);\n"
-    "        fa[0][1] = *(const float4*)(As + ty * 4 + 64);\n"
+    "        float4 fa[2][MF], fb[2][2];\n"
+    "#pragma unroll\n"
+    "        for (int f = 0; f < MF; f++) fa[0][f] = *(const float4*)(As + ty * 4 + 64 * f);\n"
     "        fb[0][0] = *(const float4*)(Bs + tx * 4);\n"
     "        fb[0][1] = *(const float4*)(Bs + tx * 4 + 64);\n"
     "        for (int kt = 0; kt < nk; kt++) {\n"
@@ -19743,30 +19756,37 @@ static const char _ak_src_gemm_ffma[] =
     "            if (more) {\n"
     "                pa += TA ? BK * lda : BK;\n"
     "                pb += TB ? BK : BK * ldb;\n"
-    "                ak_gff_ld<!TA>(pa, kt + 1 < fa_n, m0, (kt + 1) * BK, M, K, ra);\n"
+    "#pragma unroll\n"
+    "                for (int h = 0; h < MF / 2; h++) ak_gff_ld<!TA>(pa + h * ha, kt + 1 < fa_n[h], m0 + 128 * h, (kt + 1) * BK, M, K, ra[h]);\n"
     "                ak_gff_ld<TB>(pb, kt + 1 < fb_n, n0, (kt + 1) * BK, N, K, rb);\n"
     "            }\n"
     "#pragma unroll\n"
     "            for (int kk = 0; kk < BK; kk++) {\n"
     "                if (kk == BK - 1 && more) { /* the other stage's readers finished before the previous barrier */\n"
-    "                    ak_gff_st<!TA, LDS>(As + (cur ^ 1) * BK * LDS, ra);\n"
-    "                    ak_gff_st<TB, LDS>(Bs + (cur ^ 1) * BK * LDS, rb);\n"
+    "#pragma unroll\n"
+    "                    for (int h = 0; h < MF / 2; h++) ak_gff_st<!TA, LDA>(As + (cur ^ 1) * SA + 128 * h, ra[h]);\n"
+    "                    ak_gff_st<TB, LDB>(Bs + (cur ^ 1) * SB, rb);\n"
     "                    __syncthreads();\n"
     "                }\n"
     "                if (kk < BK - 1 || more) {\n"
     "                    const int st = kk == BK - 1 ? cur ^ 1 : cur, nx = (kk + 1) % BK;\n"
-    "                    const float* as = As + st * BK * LDS + nx * LDS + ty * 4;\n"
-    "                    const float* bs = Bs + st * BK * LDS + nx * LDS + tx * 4;\n"
-    "                    fa[(kk + 1) & 1][0] = *(const float4*)as;\n"
-    "                    fa[(kk + 1) & 1][1] = *(const float4*)(as + 64);\n"
+    "                    const float* as = As + st * SA + nx * LDA + ty * 4;\n"
+    "                    const float* bs = Bs + st * SB + nx * LDB + tx * 4;\n"
+    "#pragma unroll\n"
+    "                    for (int f = 0; f < MF; f++) fa[(kk + 1) & 1][f] = *(const float4*)(as + 64 * f);\n"
     "                    fb[(kk + 1) & 1][0] = *(const float4*)bs;\n"
     "                    fb[(kk + 1) & 1][1] = *(const float4*)(bs + 64);\n"
     "                }\n"
-    "                const float4 a0 = fa[kk & 1][0], a1 = fa[kk & 1][1], b0 = fb[kk & 1][0], b1 = fb[kk & 1][1];\n"
-    "                const float av[8] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };\n"
+    "                float av[4 * MF];\n"
+    "#pragma unroll\n"
+    "                for (int f = 0; f < MF; f++) {\n"
+    "                    const float4 a = fa[kk & 1][f];\n"
+    "                    av[4 * f] = a.x; av[4 * f + 1] = a.y; av[4 * f + 2] = a.z; av[4 * f + 3] = a.w;\n"
+    "                }\n"
+    "                const float4 b0 = fb[kk & 1][0], b1 = fb[kk & 1][1];\n"
     "                const float bv[8] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < 8; i++)\n"
+    "                for (int i = 0; i < 4 * MF; i++)\n"
     "#pragma unroll\n"
     "                    for (int j = 0; j < 8; j++) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);\n"
     "            }\n"
@@ -19777,20 +19797,21 @@ static const char _ak_src_gemm_ffma[] =
     "            /* D = alpha acc of a whole tile straight from registers, 16-byte stores */\n"
     "            float* d = Db + (ak_i64)(m0 + ty * 4) * ldd + n0 + tx * 4;\n"
     "#pragma unroll\n"
-    "            for (int i = 0; i < 8; i++)\n"
+    "            for (int i = 0; i < 4 * MF; i++)\n"
     "#pragma unroll\n"
     "                for (int h = 0; h < 2; h++)\n"
     "                    *(float4*)(d + (ak_i64)((i >> 2) * 64 + (i & 3)) * ldd + h * 64) =\n"
     "                        make_float4(alpha * acc[i][4 * h], alpha * acc[i][4 * h + 1], alpha * acc[i][4 * h + 2], alpha * acc[i][4 * h + 3]);\n"
     "            continue;\n"
     "        }\n"
-    "        /* edge tiles and the other epilogues: the tile through shared memory in two 64-row halves, then thread c on\n"
+    "        /* edge tiles and the other epilogues: the tile through shared memory in 64-row pieces, then thread c on\n"
     "         * column c of each row (coalesced C / R / D) */\n"
     "        const float* Cb = (const float*)C + (ak_i64)b * sC;\n"
     "        const float* Rb = (const float*)R + (ak_i64)b * sR;\n"
     "        const int act = flags >> AK_GFF_ACT_SHIFT;\n"
     "#pragma unroll\n"
-    "        for (int h = 0; h < 2; h++) {\n"
+    "        for (int h = 0; h < MF; h++) {\n"
+    "            if (m0 + h * 64 >= M) break;\n"
     "            __syncthreads();\n"
     "#pragma unroll\n"
     "            for (int i = 0; i < 4; i++)\n"
@@ -19817,15 +19838,15 @@ static const char _ak_src_gemm_ffma[] =
     "\n"
     "/* AMD targets never run this family (exact f32 there is MFMA or the SIMT tile of kernels/gemm.hip; the planner\n"
     " * picks it on NVIDIA rows only): the kernels compile there to a plain loop per output of the block's tile, correct\n"
-    " * and slow, without the register-blocked body (its 128-register budget is NVIDIA's). */\n"
-    "template <bool TA, bool TB>\n"
+    " * and slow, without the register-blocked body (its register budget is NVIDIA's). */\n"
+    "template <bool TA, bool TB, int MF>\n"
     "AK_INLINE void ak_gff_each(AK_GFF_PARAMS(float)) {\n"
-    "    const int m0 = (int)blockIdx.y * 128, n0 = (int)blockIdx.x * 128;\n"
+    "    const int m0 = (int)blockIdx.y * 64 * MF, n0 = (int)blockIdx.x * 128;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
     "        const float* Ab = A + (ak_i64)b * sA;\n"
     "        const float* Bb = B + (ak_i64)b * sB;\n"
     "        float* Db = (float*)D + (ak_i64)b * sD;\n"
-    "        for (int e = (int)threadIdx.x; e < 128 * 128; e += (int)blockDim.x) {\n"
+    "        for (int e = (int)threadIdx.x; e < 64 * MF * 128; e += (int)blockDim.x) {\n"
     "            const int m = m0 + e / 128, n = n0 + e % 128;\n"
     "            if (m >= M || n >= N) continue;\n"
     "            float acc = 0.0f;\n"
@@ -19841,26 +19862,34 @@ static const char _ak_src_gemm_ffma[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* NVIDIA: the 128 x 128 tile (MF 2) at 128 registers, two blocks an SM; the 256 x 128 tile (MF 4: 16 x 8 outputs a\n"
+    " * thread, half the shared loads per FFMA) at up to 255 registers, one block an SM */\n"
     "#if defined(AK_NVIDIA)\n"
-    "#define AK_GFF_MINB 2\n"
+    "#define AK_GFF_MINB(MF) (MF == 2 ? 2 : 1)\n"
     "#define AK_GFF_BODY ak_gff\n"
     "#else\n"
-    "#define AK_GFF_MINB 1\n"
+    "#define AK_GFF_MINB(MF) 1\n"
     "#define AK_GFF_BODY ak_gff_each\n"
     "#endif\n"
-    "#define AK_GEMM_FFMA(NAME, TA, TB)                                                                \\\n"
-    "    AK_KERNEL void __launch_bounds__(256, AK_GFF_MINB) NAME(AK_GFF_PARAMS(float)) {               \\\n"
-    "        AK_GFF_BODY<TA, TB>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \\\n"
+    "#define AK_GEMM_FFMA(NAME, TA, TB, MF)                                                            \\\n"
+    "    AK_KERNEL void __launch_bounds__(256, AK_GFF_MINB(MF)) NAME(AK_GFF_PARAMS(float)) {           \\\n"
+    "        AK_GFF_BODY<TA, TB, MF>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \\\n"
     "                       alpha, beta, flags, ap);                                                    \\\n"
     "    }\n"
     "\n"
-    "/* Kernels: ak_gemm_ffma_<A><B>_f32, A k (stored m x k) or m (stored k x m), B n (stored k x n) or k (stored\n"
-    " * n x k), as the Hopper kernels name them; tile 128 x 128 x 8, 256 threads (amdkit.h's _ak_gemm_tiles row). */\n"
+    "/* Kernels: ak_gemm_ffma_<A><B>_f32 (tile 128 x 128 x 8) and ak_gemm_ffmaw_<A><B>_f32 (256 x 128 x 8), A k (stored\n"
+    " * m x k) or m (stored k x m), B n (stored k x n) or k (stored n x k), as the Hopper kernels name them; 256 threads\n"
+    " * (amdkit.h's _ak_gemm_tiles rows). */\n"
     "// kernels: ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32\n"
-    "AK_GEMM_FFMA(ak_gemm_ffma_kn_f32, false, false)\n"
-    "AK_GEMM_FFMA(ak_gemm_ffma_mn_f32, true, false)\n"
-    "AK_GEMM_FFMA(ak_gemm_ffma_kk_f32, false, true)\n"
-    "AK_GEMM_FFMA(ak_gemm_ffma_mk_f32, true, true)\n"
+    "// kernels: ak_gemm_ffmaw_kn_f32 ak_gemm_ffmaw_mn_f32 ak_gemm_ffmaw_kk_f32 ak_gemm_ffmaw_mk_f32\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_kn_f32, false, false, 2)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_mn_f32, true, false, 2)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_kk_f32, false, true, 2)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffma_mk_f32, true, true, 2)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffmaw_kn_f32, false, false, 4)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffmaw_mn_f32, true, false, 4)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffmaw_kk_f32, false, true, 4)\n"
+    "AK_GEMM_FFMA(ak_gemm_ffmaw_mk_f32, true, true, 4)\n"
     ;
 
 /* kernels/gemm_fp8.hip */
@@ -24128,7 +24157,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_decode", _ak_src_gemm_decode,
       "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32" },
     { "gemm_ffma", _ak_src_gemm_ffma,
-      "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32" },
+      "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32 ak_gemm_ffmaw_kn_f32 ak_gemm_ffmaw_mn_f32 ak_gemm_ffmaw_kk_f32 ak_gemm_ffmaw_mk_f32" },
     { "gemm_fp8", _ak_src_gemm_fp8,
       "ak_gemm_fp8_l_e4e4 ak_gemm_fp8_l_e4e5 ak_gemm_fp8_l_e5e4 ak_gemm_fp8_l_e5e5 ak_gemm_fp8_s_e4e4 ak_gemm_fp8_s_e4e5 ak_gemm_fp8_s_e5e4 ak_gemm_fp8_s_e5e5" },
     { "gemm_sm90", _ak_src_gemm_sm90,
@@ -24745,7 +24774,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:465 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:241 NAME (macro AK_GEMM_FFMA): the same list */
+#define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_fp8 _ak_kargs_gemm_i8   /* kernels/gemm_fp8.hip:313 NAME (macro AK_GEMM_FP8): the same list */
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
@@ -24995,6 +25024,10 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_ffma_mn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kk_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_mk_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffmaw_kn_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffmaw_mn_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffmaw_kk_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_ffmaw_mk_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_fp8_l_e4e4", _AK_KIF_gemm_i8 },
     { "ak_gemm_fp8_l_e4e5", _AK_KIF_gemm_i8 },
     { "ak_gemm_fp8_l_e5e4", _AK_KIF_gemm_i8 },
@@ -27415,6 +27448,10 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "as 16-byte vectors from k-major 8-deep shared slabs (one wavefront per load, transposing stores conflict-free), "
       "double-buffered with one barrier per k step; one kernel per layout, 128 registers so two blocks share an SM; "
       "epilogue without C / bias / residual / activation straight from registers" },
+    { AK_MATRIX_NONE, 16, "ffmaw", 256, 128, 8, 8, 256,
+      "exact f32 on NVIDIA, grids of at least one 256x128 tile per SM: the FFMA kernel's structure with 16x8 outputs a "
+      "thread (4x2 fragments of 4x4: 6 shared loads per 128 FFMAs instead of 4 per 64), up to 255 registers, one "
+      "block an SM" },
     { AK_MATRIX_NONE, 0, "simt_l", 128, 128, 16, 16, 256,
       "no matrix instruction (gfx906, gfx1030, matrix_cores off, exact f32 on NVIDIA / RDNA): 16x16 threads, "
       "8x8 outputs each as 2x2 fragments of 4x4 read as 4-element vectors from m- / n-contiguous 16-deep "
@@ -27424,10 +27461,10 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
 
 /* Row for (isa, small); small 2 is the decode row (FMAs, any arch), 3 / 4 / 5 the Hopper TMA kernel's
  * variants, 6 the mma.sync decode kernel, 8 the CDNA3 / CDNA4 large-tile kernel, 10 / 11 the int8 tiles (every
- * matrix ISA), 12 the exact-f32 FFMA kernel of NVIDIA, 15 NVIDIA's 16-bit large tile. */
+ * matrix ISA), 12 / 16 the exact-f32 FFMA kernels of NVIDIA (128 / 256 rows), 15 NVIDIA's 16-bit large tile. */
 static const _ak_gemm_tile* _ak_gemm_tile_find(ak_matrix_isa isa, int small) {
     size_t i;
-    if (small == 2 || small == 7 || (small >= 10 && small <= 14)) isa = AK_MATRIX_NONE;   /* skinny / gemv / int8 / ffma / fp8: one row each */
+    if (small == 2 || small == 7 || (small >= 10 && small <= 14) || small == 16) isa = AK_MATRIX_NONE; /* skinny / gemv / int8 / ffma / fp8: one row each */
     else if (isa == AK_MATRIX_NONE) small = 0;
     for (i = 0; i < sizeof _ak_gemm_tiles / sizeof _ak_gemm_tiles[0]; i++)
         if (_ak_gemm_tiles[i].isa == isa && _ak_gemm_tiles[i].small == small) return &_ak_gemm_tiles[i];
@@ -27667,7 +27704,7 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
 /* bench/bench_gemm_sweep.c --force: the Hopper kernel's variant (0 cooperative 128x256, 1 cooperative
  * 128x128, 2 ping-pong 128x128; 3: no Hopper kernel, the portable mma.sync tile (the NVIDIA analogue of
  * the AMD matrix-core kernel); 4: the same with 8 warps of 64x32 (mma_l) instead of 4 of 64x64 (mma_w) for
- * f16 / bf16; -1: the planner's choice) */
+ * f16 / bf16; 5 / 6: exact f32 on the FFMA kernel's 128x128 / 256x128 tile; -1: the planner's choice) */
 static int _ak_gemm_force = -1;
 #endif
 #if defined(AMDKIT_TESTS)
@@ -27694,6 +27731,31 @@ static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
 #endif
     if ((g->k <= 2048 || g->batch > 1) && t128 >= 2 * c) return 2;
     return u256 >= u128 ? 0 : 1;
+}
+/* TF32 on Hopper's wgmma kernel (kernels/gemm.hip ak_gemm_wgmma_*_x32) reads
+ * A stored m x k and B stored n x k, both with 16-byte rows: bit 0 / bit 1
+ * set when A / B must first be copied into that form (_ak_gemm_x32_relaid). */
+static int _ak_gemm_x32_relayout(const ak_gemm_desc* g, const _ak_gemm_shape* s) {
+    return (g->trans_a || !_ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) ? 1 : 0) |
+           (!g->trans_b || !_ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) ? 2 : 0);
+}
+/* Tile of the exact-f32 FFMA kernel (0: 128x128, two blocks an SM; 1: 256x128,
+ * one block an SM): the wide tile once its tiles fill every SM at least once
+ * and use the SMs' waves at least as well (its tiles counted 15% more
+ * efficient), and the k loop outweighs a tile's start and end, which one
+ * block an SM does not overlap with another's products: k >= 1024 with the
+ * plain store, k >= 4096 with an epilogue staged through shared memory (H100:
+ * 4-9% faster from k 2048, 29% slower at k 777 and with bias + GELU at k
+ * 1000). Grids with fewer tiles keep the 128x128 tile (and its split-K). */
+static int _ak_gemm_ffma_wide(const ak_gemm_desc* g, int cus) {
+    const size_t c = (size_t)(cus > 0 ? cus : 1), cols = (g->n + 127) / 128;
+    const size_t tw = (g->m + 255) / 256 * cols * g->batch, t1 = (g->m + 127) / 128 * cols * g->batch;
+    const double uw = 1.15 * (double)tw / (double)((tw + c - 1) / c * c), u1 = (double)t1 / (double)((t1 + 2 * c - 1) / (2 * c) * (2 * c));
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+    if (_ak_gemm_force == 5 || _ak_gemm_force == 6) return _ak_gemm_force - 5;
+#endif
+    const int staged = g->beta != 0.0f || g->bias || g->residual || g->activation != AK_OP_NONE;
+    return g->k >= (staged ? 4096u : 1024u) && tw >= c && uw >= u1;
 }
 /* Split-K of the Hopper kernel: a single f16 / bf16 problem whose 128 x 128
  * tiles fill at most half the SMs runs as k slices of ks values (a multiple
@@ -28017,12 +28079,23 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         isa = AK_MATRIX_MMA;
         p->reason = why;
     } else if (mc && isa == AK_MATRIX_WGMMA) {
-        /* f32 as TF32: the cp.async wgmma kernel (A k-contiguous, B stored N x K, 16-byte rows); else mma.sync */
+        /* f32 as TF32: the cp.async wgmma kernel (A k-contiguous, B stored N x K, 16-byte rows; other layouts and
+         * rows are copied into that form first when the product is large enough to pay for the copy: at least 2^30
+         * multiply-adds and k >= 256, below which the copy moves as many bytes as the product reads); else mma.sync */
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
-        const int ok = fast32 && *arch->arch_target && !g->trans_a && g->trans_b && _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) &&
-                       _ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) && g->m >= 64 && g->n >= 64;
+        const int relay = _ak_gemm_x32_relayout(g, s);
+        const int ok = fast32 && *arch->arch_target && g->m >= 64 && g->n >= 64 &&
+                       (!relay || (g->k >= 256 && (double)g->m * (double)g->n * (double)g->k * (double)g->batch >= 1073741824.0));
         if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
         else isa = AK_MATRIX_MMA;
+        if (ok && relay)
+            p->reason = relay == 3 ? "Hopper TF32: the wgmma kernel after copying A into m x k and B into n x k rows of a multiple of 4 "
+                                     "(it reads both k-contiguous with 16-byte rows; one pass over each operand, far cheaper than "
+                                     "the mma.sync tile)"
+                        : relay == 1 ? "Hopper TF32: the wgmma kernel after copying A into m x k rows of a multiple of 4 (it reads A "
+                                       "k-contiguous with 16-byte rows; one pass over A, far cheaper than the mma.sync tile)"
+                                     : "Hopper TF32: the wgmma kernel after copying B into n x k rows of a multiple of 4 (it reads B "
+                                       "k-contiguous with 16-byte rows; one pass over B, far cheaper than the mma.sync tile)";
     }
     if (mc && isa == AK_MATRIX_MFMA && small != 2 && _ak_gemm_cdna_ok(ctx, g, s)) {
         /* CDNA3 / CDNA4, 16-bit inputs, large grids: the 256 x 128 kernel of kernels/gemm_cdna.hip */
@@ -28040,14 +28113,16 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         return AK_OK;
     }
     if (g->dtype == AK_F32 && !(mc && fast32) && small != 2 && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)) {
-        /* exact f32 on NVIDIA (or matrix cores off there): the FFMA kernel, one per layout */
-        t = _ak_gemm_tile_find(AK_MATRIX_NONE, 12);
+        /* exact f32 on NVIDIA (or matrix cores off there): the FFMA kernels, one per layout and tile */
+        const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
+        const int wide = _ak_gemm_ffma_wide(g, cus);
+        t = _ak_gemm_tile_find(AK_MATRIX_NONE, wide ? 16 : 12);
         p->bm = t->bm; p->bn = t->bn; p->bk = t->bk32; p->threads = t->threads;
         p->reason = t->reason;
         p->path = "simt";
         p->fast32 = 0;
         p->shared_bytes = 0;
-        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_ffma_%c%c_f32", g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n');
+        snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%c%c_f32", t->tag, g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n');
         if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
             p->path = "cpu";
             p->kernel[0] = 0;
@@ -28100,13 +28175,14 @@ typedef char _ak_gemm_gemv_flags_agree[(_AK_GD_TA == _AK_GF_TA && _AK_GD_TB == _
 static int _ak_gemm_k_splits(const ak_gemm_desc* g, const ak_gemm_plan* p, int cus, size_t* kc) {
     const int gemv = !strncmp(p->kernel, "ak_gemm_gemv_", 13);
     const int amd_mc = !strncmp(p->kernel, "ak_gemm_mma_", 12) && (!strcmp(p->path, "mfma") || !strcmp(p->path, "wmma"));
-    const size_t bm = amd_mc ? (size_t)p->bm : 128, bn = amd_mc ? (size_t)p->bn : 128;
+    const int ffma = !strncmp(p->kernel, "ak_gemm_ffma", 12);
+    const size_t bm = amd_mc || ffma ? (size_t)p->bm : 128, bn = amd_mc || ffma ? (size_t)p->bn : 128;
     const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : ((g->m + bm - 1) / bm) * ((g->n + bn - 1) / bn);
-    const size_t slots = (size_t)cus * (gemv ? 32 : !strncmp(p->kernel, "ak_gemm_ffma_", 13) ? 2 : 1); /* blocks (waves) a unit holds */
+    const size_t slots = (size_t)cus * (gemv ? 32 : ffma && bm == 128 ? 2 : 1); /* blocks (waves) a unit holds */
     const size_t deep = gemv ? 2048 : amd_mc ? 1024 : 256;
     size_t want, c, n;
     *kc = g->k;
-    if (!gemv && !amd_mc && strncmp(p->kernel, "ak_gemm_simt_", 13) && strncmp(p->kernel, "ak_gemm_ffma_", 13)) return 1;
+    if (!gemv && !amd_mc && strncmp(p->kernel, "ak_gemm_simt_", 13) && !ffma) return 1;
     if (g->batch > 1 || tiles >= slots || bm == 0 || bn == 0) return 1;
     want = slots / tiles;
     if (want > g->k / deep) want = g->k / deep;
@@ -28130,7 +28206,7 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
         size_t kc;
         p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
-        if (p->k_splits > 1 && strncmp(p->kernel, "ak_gemm_simt_", 13) && strncmp(p->kernel, "ak_gemm_ffma_", 13) &&
+        if (p->k_splits > 1 && strncmp(p->kernel, "ak_gemm_simt_", 13) && strncmp(p->kernel, "ak_gemm_ffma", 12) &&
             strncmp(p->kernel, "ak_gemm_gemv_", 13))
             p->reason = "AMD matrix-core tile with split-K: fewer output tiles than compute units and a long k, so k is cut into "
                         "slices (a workgroup for each unit in all, >= 1024 deep) whose fp32 partials go to a pool workspace; a "
@@ -28423,6 +28499,41 @@ static ak_result _ak_gemm_sm90_padded(ak_context* ctx, const ak_gemm_desc* g, co
     return r;
 }
 
+/* TF32 on the wgmma kernel for operands it cannot read as they are: each
+ * such operand copied once into k-contiguous rows of k rounded up to 4 (a
+ * pool buffer; ak_transpose_batched for a packed k-major operand, else
+ * ak_copy_strided), then ak_gemm on the copies (A m x k, B n x k). */
+static ak_result _ak_gemm_x32_relaid(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_stream* stream) {
+    const int relay = _ak_gemm_x32_relayout(g, s);
+    const size_t k4 = (s->k + 3) / 4 * 4;
+    ak_gemm_desc h = *g;
+    void* tmp[2] = { NULL, NULL };
+    ak_result r = AK_OK;
+    int i;
+    for (i = 0; i < 2 && r == AK_OK; i++) {
+        const int km = i == 0 ? g->trans_a : !g->trans_b; /* stored k-major: k rows of m (A) / n (B) */
+        const size_t rows = i == 0 ? s->m : s->n, stride = i == 0 ? g->stride_a : g->stride_b, ld = i == 0 ? s->lda : s->ldb;
+        const size_t nb = g->batch > 1 && stride ? g->batch : 1;
+        size_t shape[3];
+        int64_t ss[3], ds[3];
+        if (!(relay & (1 << i))) continue;
+        if ((r = ak_malloc(ctx, nb * rows * k4 * s->esz, stream, &tmp[i])) != AK_OK) break;
+        if (km && ld == rows && k4 == s->k && (nb == 1 || stride == s->k * rows)) {
+            r = ak_transpose_batched(ctx, g->dtype, i == 0 ? g->a : g->b, tmp[i], nb, s->k, rows, stream);
+        } else {
+            shape[0] = nb; shape[1] = rows; shape[2] = s->k;
+            ss[0] = (int64_t)stride; ss[1] = km ? 1 : (int64_t)ld; ss[2] = km ? (int64_t)ld : 1;
+            ds[0] = (int64_t)(rows * k4); ds[1] = (int64_t)k4; ds[2] = 1;
+            r = ak_copy_strided(ctx, g->dtype, g->dtype, i == 0 ? g->a : g->b, tmp[i], 3, shape, ss, ds, stream);
+        }
+        if (i == 0) { h.a = tmp[0]; h.lda = k4; h.trans_a = 0; h.stride_a = nb > 1 ? rows * k4 : 0; }
+        else { h.b = tmp[1]; h.ldb = k4; h.trans_b = 1; h.stride_b = nb > 1 ? rows * k4 : 0; }
+    }
+    if (r == AK_OK) r = ak_gemm(ctx, &h, stream);
+    for (i = 0; i < 2; i++) if (tmp[i]) ak_free(ctx, tmp[i]);
+    return r;
+}
+
 /* Launch the decode kernel of plan p: split-K so that the blocks fill up to
  * 4 per SM in one wave (never more: a second, partial wave of blocks runs at
  * a fraction of the bandwidth); several splits write fp32 partials to a pool
@@ -28619,9 +28730,10 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "ak_gemm: the driver refused a TMA tensor map (%d); the mma.sync tile runs", refused);
         if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
     }
+    if (p.fast32 && !strncmp(p.kernel, "ak_gemm_wgmma_", 14) && _ak_gemm_x32_relayout(g, &s)) return _ak_gemm_x32_relaid(ctx, g, &s, stream);
     /* the wgmma kernels need the arch-specific target (sm_90a) */
     if ((r = _ak_op_kernel_at(ctx, !strncmp(p.kernel, "ak_gemm_cdna_", 13) ? _ak_src_gemm_cdna
-                                   : !strncmp(p.kernel, "ak_gemm_ffma_", 13) ? _ak_src_gemm_ffma
+                                   : !strncmp(p.kernel, "ak_gemm_ffma", 12) ? _ak_src_gemm_ffma
                                    : !strncmp(p.kernel, "ak_gemm_gemv", 12) ? _ak_src_gemm_decode : _ak_src_gemm, p.kernel,
                               p.shared_bytes ? _ak_gemm_arch(ctx)->arch_target : NULL, &k)) != AK_OK)
         return r;

@@ -8,7 +8,7 @@
  * --force V: the Hopper kernel's variant for every cell it runs (0 cooperative
  * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise);
  * 3: the portable mma.sync tile instead of the Hopper kernel (f16 / bf16: 4 warps of 64x64, mma_w); 4: the same
- * with the 8-warp 64x32 tile (mma_l).
+ * with the 8-warp 64x32 tile (mma_l); 5 / 6: exact f32 on the FFMA kernel's 128 x 128 / 256 x 128 tile.
  * --portable: the cells of that tile's bench (every layout, 4096^3 f16 / bf16, bf16 rectangles, odd edges, a batch).
  * --list writes the case table (one line per cell: name dtype m n k batch ta
  * tb epi) and exits; the peer reads the same table. Layouts: ta = 1 means A is
@@ -182,8 +182,15 @@ static void make_cases(int quick) {
     add("f32", "f32", 512, 1024, 2048, 16, 0, 0, "none");      /* batched strided (torch.bmm) */
     add("f32", "f32", 8192, 8192, 64, 1, 0, 0, "none");        /* short k: the epilogue weighs */
     add("f32", "f32", 256, 256, 131072, 1, 0, 0, "none");      /* few tiles, long k: split-K */
+    add("f32", "f32", 8192, 8192, 8192, 1, 0, 1, "none");      /* large */
+    add("f32", "f32", 5000, 3000, 2000, 1, 0, 0, "none");      /* odd, a little over 2 waves of 256x128 tiles */
+    add("f32", "f32", 1024, 1024, 1024, 1, 0, 0, "none");      /* medium: fewer tiles than SMs */
+    add("f32", "f32", 2304, 2304, 1000, 1, 1, 1, "bias_gelu"); /* an epilogue through shared memory */
     add("f32", "tf32", 4096, 4096, 4096, 1, 0, 1, "none");
     add("f32", "tf32", 4096, 4096, 4096, 1, 0, 0, "none");
+    add("f32", "tf32", 4096, 4096, 4096, 1, 1, 1, "none");
+    add("f32", "tf32", 2000, 3000, 1000, 1, 1, 0, "none");     /* A^T @ B: both copied */
+    add("f32", "tf32", 512, 1024, 2048, 16, 0, 0, "none");     /* batched, B copied */
     /* fp8 (A W^T): precise and fast accumulation, per-tensor and rowwise scales; long k */
     for (d = 0; d < 2; d++) {
         static const char* f8[2] = { "fp8", "fp8fast" };

@@ -7,23 +7,25 @@
  * matrix cores; the split-K finish pass of kernels/gemm.hip
  * (ak_gemm_splitk_fin_f32) adds the k slices of few-tile problems.
  *
- * Block tile 128 x 128 x 8, 256 threads (8 warps of 4 x 8 threads). Each
- * thread owns 8 x 8 outputs as 2 x 2 fragments of 4 x 4: rows ty 4 + {0..3}
- * and 64 + ty 4 + {0..3}, columns tx 4 + {0..3} and 64 + tx 4 + {0..3}
- * (tx = 8 (w % 2) + lane % 8, ty = 4 (w / 2) + lane / 8): per k a warp reads
- * 4 distinct 16-byte A pieces and 8 consecutive B pieces, one shared-memory
- * wavefront per 16-byte load, for 64 FFMAs a thread. op(A) and op(B) sit
- * k-major in shared memory ([k][m], [k][n], rows of 132 floats: the
+ * Block tile (64 MF) x 128 x 8, 256 threads (8 warps of 4 x 8 threads); MF
+ * 2 (128 x 128) or 4 (256 x 128). Each thread owns (4 MF) x 8 outputs as
+ * MF x 2 fragments of 4 x 4: rows 64 f + ty 4 + {0..3} (f < MF), columns
+ * tx 4 + {0..3} and 64 + tx 4 + {0..3} (tx = 8 (w % 2) + lane % 8,
+ * ty = 4 (w / 2) + lane / 8): per k a warp reads 4 distinct 16-byte pieces of
+ * each A fragment and 8 consecutive B pieces, one shared-memory wavefront per
+ * 16-byte load, for 32 MF FFMAs a thread. op(A) and op(B) sit
+ * k-major in shared memory ([k][m], [k][n], rows 4 floats past the tile: the
  * transposing stores of a k-contiguous operand hit 32 distinct banks),
  * double-buffered with one barrier per k step; each k step's global loads
- * (one 16-byte load a thread per operand where the flags allow and the piece
- * is in bounds, else element loads with zeros outside) are issued before the
- * products of the previous step. The layouts of A (TA) and B (TB) are
+ * (a 16-byte load a thread per operand and 128 rows where the flags allow and
+ * the piece is in bounds, else element loads with zeros outside) are issued
+ * before the products of the previous step. The layouts of A (TA) and B (TB) are
  * template parameters (one kernel each: no layout branches in the loop).
- * Registers capped at 128 on NVIDIA: two blocks share an SM. Epilogue: D =
+ * Registers: MF 2 capped at 128 on NVIDIA (two blocks share an SM), MF 4 up
+ * to 255 (one block an SM; half the shared loads per FFMA). Epilogue: D =
  * alpha acc straight from registers (16-byte stores) for whole tiles; edge
  * tiles and C / bias / activation / residual take the tile through shared
- * memory in two 64-row halves, then one thread an output column.
+ * memory in 64-row pieces, then one thread an output column.
  *
  * flags (the host builds them as for kernels/gemm.hip: amdkit.h _AK_GF_*):
  * bit 0 A transposed, 1 B transposed, 3 read C (beta != 0), 4 bias, 5
@@ -88,12 +90,13 @@ AK_INLINE void ak_gff_st(float* S, const float* v) {
         *(float4*)(S + (t >> 5) * LDS + (t & 31) * 4) = make_float4(v[0], v[1], v[2], v[3]);
     }
 }
-template <bool TA, bool TB>
+template <bool TA, bool TB, int MF>
 AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {
-    enum { BM = 128, BN = 128, BK = 8, LDS = 132, STAGE = 2 * BK * LDS, HALF = 64 * BN, SMEM = 2 * STAGE > HALF ? 2 * STAGE : HALF };
+    enum { BM = 64 * MF, BN = 128, BK = 8, LDA = BM + 4, LDB = BN + 4, SA = BK * LDA, SB = BK * LDB, HALF = 64 * BN,
+           SMEM = 2 * (SA + SB) > HALF ? 2 * (SA + SB) : HALF };
     __shared__ __attribute__((aligned(16))) float smem[SMEM];
-    float* const As = smem;         /* [stage][k][m] */
-    float* const Bs = smem + STAGE; /* [stage][k][n] */
+    float* const As = smem;          /* [stage][k][m] */
+    float* const Bs = smem + 2 * SA; /* [stage][k][n] */
     /* block -> tile in groups of 8 tile rows (all column tiles of 8 row tiles before the next 8): concurrent blocks
      * share A rows and B columns in L2 */
     const int gx = (int)gridDim.x, gy = (int)gridDim.y, pid = (int)blockIdx.y * gx + (int)blockIdx.x;
@@ -103,27 +106,35 @@ AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {
     const int tx = 8 * (w & 1) + (lane & 7), ty = 4 * (w >> 1) + (lane >> 3);
     const bool va = (flags & AK_GFF_VA) != 0, vb = (flags & AK_GFF_VB) != 0;
     const int nk = (K + BK - 1) / BK;
+    /* A's rows in pieces of 128 (MF / 2 of them): piece h starts at row m0 + 128 h, ha elements on in memory */
+    const ak_i64 ha = TA ? 128 : 128 * lda;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
-        float acc[8][8];
+        float acc[4 * MF][8];
 #pragma unroll
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < 4 * MF; i++)
 #pragma unroll
             for (int j = 0; j < 8; j++) acc[i][j] = 0.0f;
-        float ra[4], rb[4];
+        float ra[MF / 2][4], rb[4];
+        int fa_n[MF / 2];
         const float* pa = ak_gff_p0<!TA>(A + (ak_i64)b * sA, lda, m0);
         const float* pb = ak_gff_p0<TB>(B + (ak_i64)b * sB, ldb, n0);
-        const int fa_n = ak_gff_nfast<!TA>(va, m0, M, K), fb_n = ak_gff_nfast<TB>(vb, n0, N, K);
-        ak_gff_ld<!TA>(pa, 0 < fa_n, m0, 0, M, K, ra);
+#pragma unroll
+        for (int h = 0; h < MF / 2; h++) {
+            fa_n[h] = ak_gff_nfast<!TA>(va, m0 + 128 * h, M, K);
+            ak_gff_ld<!TA>(pa + h * ha, 0 < fa_n[h], m0 + 128 * h, 0, M, K, ra[h]);
+        }
+        const int fb_n = ak_gff_nfast<TB>(vb, n0, N, K);
         ak_gff_ld<TB>(pb, 0 < fb_n, n0, 0, N, K, rb);
         __syncthreads(); /* the previous batch entry's epilogue is done with the shared memory */
-        ak_gff_st<!TA, LDS>(As, ra);
-        ak_gff_st<TB, LDS>(Bs, rb);
+#pragma unroll
+        for (int h = 0; h < MF / 2; h++) ak_gff_st<!TA, LDA>(As + 128 * h, ra[h]);
+        ak_gff_st<TB, LDB>(Bs, rb);
         __syncthreads();
         /* fragments double-buffered in registers: step kk's products run while step kk + 1's are read (the last
          * step of a tile reads the first of the next, after the barrier that publishes it) */
-        float4 fa[2][2], fb[2][2];
-        fa[0][0] = *(const float4*)(As + ty * 4);
-        fa[0][1] = *(const float4*)(As + ty * 4 + 64);
+        float4 fa[2][MF], fb[2][2];
+#pragma unroll
+        for (int f = 0; f < MF; f++) fa[0][f] = *(const float4*)(As + ty * 4 + 64 * f);
         fb[0][0] = *(const float4*)(Bs + tx * 4);
         fb[0][1] = *(const float4*)(Bs + tx * 4 + 64);
         for (int kt = 0; kt < nk; kt++) {
@@ -132,30 +143,37 @@ AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {
             if (more) {
                 pa += TA ? BK * lda : BK;
                 pb += TB ? BK : BK * ldb;
-                ak_gff_ld<!TA>(pa, kt + 1 < fa_n, m0, (kt + 1) * BK, M, K, ra);
+#pragma unroll
+                for (int h = 0; h < MF / 2; h++) ak_gff_ld<!TA>(pa + h * ha, kt + 1 < fa_n[h], m0 + 128 * h, (kt + 1) * BK, M, K, ra[h]);
                 ak_gff_ld<TB>(pb, kt + 1 < fb_n, n0, (kt + 1) * BK, N, K, rb);
             }
 #pragma unroll
             for (int kk = 0; kk < BK; kk++) {
                 if (kk == BK - 1 && more) { /* the other stage's readers finished before the previous barrier */
-                    ak_gff_st<!TA, LDS>(As + (cur ^ 1) * BK * LDS, ra);
-                    ak_gff_st<TB, LDS>(Bs + (cur ^ 1) * BK * LDS, rb);
+#pragma unroll
+                    for (int h = 0; h < MF / 2; h++) ak_gff_st<!TA, LDA>(As + (cur ^ 1) * SA + 128 * h, ra[h]);
+                    ak_gff_st<TB, LDB>(Bs + (cur ^ 1) * SB, rb);
                     __syncthreads();
                 }
                 if (kk < BK - 1 || more) {
                     const int st = kk == BK - 1 ? cur ^ 1 : cur, nx = (kk + 1) % BK;
-                    const float* as = As + st * BK * LDS + nx * LDS + ty * 4;
-                    const float* bs = Bs + st * BK * LDS + nx * LDS + tx * 4;
-                    fa[(kk + 1) & 1][0] = *(const float4*)as;
-                    fa[(kk + 1) & 1][1] = *(const float4*)(as + 64);
+                    const float* as = As + st * SA + nx * LDA + ty * 4;
+                    const float* bs = Bs + st * SB + nx * LDB + tx * 4;
+#pragma unroll
+                    for (int f = 0; f < MF; f++) fa[(kk + 1) & 1][f] = *(const float4*)(as + 64 * f);
                     fb[(kk + 1) & 1][0] = *(const float4*)bs;
                     fb[(kk + 1) & 1][1] = *(const float4*)(bs + 64);
                 }
-                const float4 a0 = fa[kk & 1][0], a1 = fa[kk & 1][1], b0 = fb[kk & 1][0], b1 = fb[kk & 1][1];
-                const float av[8] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };
+                float av[4 * MF];
+#pragma unroll
+                for (int f = 0; f < MF; f++) {
+                    const float4 a = fa[kk & 1][f];
+                    av[4 * f] = a.x; av[4 * f + 1] = a.y; av[4 * f + 2] = a.z; av[4 * f + 3] = a.w;
+                }
+                const float4 b0 = fb[kk & 1][0], b1 = fb[kk & 1][1];
                 const float bv[8] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };
 #pragma unroll
-                for (int i = 0; i < 8; i++)
+                for (int i = 0; i < 4 * MF; i++)
 #pragma unroll
                     for (int j = 0; j < 8; j++) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
             }
@@ -166,20 +184,21 @@ AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {
             /* D = alpha acc of a whole tile straight from registers, 16-byte stores */
             float* d = Db + (ak_i64)(m0 + ty * 4) * ldd + n0 + tx * 4;
 #pragma unroll
-            for (int i = 0; i < 8; i++)
+            for (int i = 0; i < 4 * MF; i++)
 #pragma unroll
                 for (int h = 0; h < 2; h++)
                     *(float4*)(d + (ak_i64)((i >> 2) * 64 + (i & 3)) * ldd + h * 64) =
                         make_float4(alpha * acc[i][4 * h], alpha * acc[i][4 * h + 1], alpha * acc[i][4 * h + 2], alpha * acc[i][4 * h + 3]);
             continue;
         }
-        /* edge tiles and the other epilogues: the tile through shared memory in two 64-row halves, then thread c on
+        /* edge tiles and the other epilogues: the tile through shared memory in 64-row pieces, then thread c on
          * column c of each row (coalesced C / R / D) */
         const float* Cb = (const float*)C + (ak_i64)b * sC;
         const float* Rb = (const float*)R + (ak_i64)b * sR;
         const int act = flags >> AK_GFF_ACT_SHIFT;
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
+        for (int h = 0; h < MF; h++) {
+            if (m0 + h * 64 >= M) break;
             __syncthreads();
 #pragma unroll
             for (int i = 0; i < 4; i++)
@@ -206,15 +225,15 @@ AK_INLINE void ak_gff(AK_GFF_PARAMS(float)) {
 
 /* AMD targets never run this family (exact f32 there is MFMA or the SIMT tile of kernels/gemm.hip; the planner
  * picks it on NVIDIA rows only): the kernels compile there to a plain loop per output of the block's tile, correct
- * and slow, without the register-blocked body (its 128-register budget is NVIDIA's). */
-template <bool TA, bool TB>
+ * and slow, without the register-blocked body (its register budget is NVIDIA's). */
+template <bool TA, bool TB, int MF>
 AK_INLINE void ak_gff_each(AK_GFF_PARAMS(float)) {
-    const int m0 = (int)blockIdx.y * 128, n0 = (int)blockIdx.x * 128;
+    const int m0 = (int)blockIdx.y * 64 * MF, n0 = (int)blockIdx.x * 128;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
         const float* Ab = A + (ak_i64)b * sA;
         const float* Bb = B + (ak_i64)b * sB;
         float* Db = (float*)D + (ak_i64)b * sD;
-        for (int e = (int)threadIdx.x; e < 128 * 128; e += (int)blockDim.x) {
+        for (int e = (int)threadIdx.x; e < 64 * MF * 128; e += (int)blockDim.x) {
             const int m = m0 + e / 128, n = n0 + e % 128;
             if (m >= M || n >= N) continue;
             float acc = 0.0f;
@@ -230,23 +249,31 @@ AK_INLINE void ak_gff_each(AK_GFF_PARAMS(float)) {
     }
 }
 
+/* NVIDIA: the 128 x 128 tile (MF 2) at 128 registers, two blocks an SM; the 256 x 128 tile (MF 4: 16 x 8 outputs a
+ * thread, half the shared loads per FFMA) at up to 255 registers, one block an SM */
 #if defined(AK_NVIDIA)
-#define AK_GFF_MINB 2
+#define AK_GFF_MINB(MF) (MF == 2 ? 2 : 1)
 #define AK_GFF_BODY ak_gff
 #else
-#define AK_GFF_MINB 1
+#define AK_GFF_MINB(MF) 1
 #define AK_GFF_BODY ak_gff_each
 #endif
-#define AK_GEMM_FFMA(NAME, TA, TB)                                                                \
-    AK_KERNEL void __launch_bounds__(256, AK_GFF_MINB) NAME(AK_GFF_PARAMS(float)) {               \
-        AK_GFF_BODY<TA, TB>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \
+#define AK_GEMM_FFMA(NAME, TA, TB, MF)                                                            \
+    AK_KERNEL void __launch_bounds__(256, AK_GFF_MINB(MF)) NAME(AK_GFF_PARAMS(float)) {           \
+        AK_GFF_BODY<TA, TB, MF>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \
                        alpha, beta, flags, ap);                                                    \
     }
 
-/* Kernels: ak_gemm_ffma_<A><B>_f32, A k (stored m x k) or m (stored k x m), B n (stored k x n) or k (stored
- * n x k), as the Hopper kernels name them; tile 128 x 128 x 8, 256 threads (amdkit.h's _ak_gemm_tiles row). */
+/* Kernels: ak_gemm_ffma_<A><B>_f32 (tile 128 x 128 x 8) and ak_gemm_ffmaw_<A><B>_f32 (256 x 128 x 8), A k (stored
+ * m x k) or m (stored k x m), B n (stored k x n) or k (stored n x k), as the Hopper kernels name them; 256 threads
+ * (amdkit.h's _ak_gemm_tiles rows). */
 // kernels: ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32
-AK_GEMM_FFMA(ak_gemm_ffma_kn_f32, false, false)
-AK_GEMM_FFMA(ak_gemm_ffma_mn_f32, true, false)
-AK_GEMM_FFMA(ak_gemm_ffma_kk_f32, false, true)
-AK_GEMM_FFMA(ak_gemm_ffma_mk_f32, true, true)
+// kernels: ak_gemm_ffmaw_kn_f32 ak_gemm_ffmaw_mn_f32 ak_gemm_ffmaw_kk_f32 ak_gemm_ffmaw_mk_f32
+AK_GEMM_FFMA(ak_gemm_ffma_kn_f32, false, false, 2)
+AK_GEMM_FFMA(ak_gemm_ffma_mn_f32, true, false, 2)
+AK_GEMM_FFMA(ak_gemm_ffma_kk_f32, false, true, 2)
+AK_GEMM_FFMA(ak_gemm_ffma_mk_f32, true, true, 2)
+AK_GEMM_FFMA(ak_gemm_ffmaw_kn_f32, false, false, 4)
+AK_GEMM_FFMA(ak_gemm_ffmaw_mn_f32, true, false, 4)
+AK_GEMM_FFMA(ak_gemm_ffmaw_kk_f32, false, true, 4)
+AK_GEMM_FFMA(ak_gemm_ffmaw_mk_f32, true, true, 4)

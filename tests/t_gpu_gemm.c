@@ -207,6 +207,16 @@ static void hopper_tma_path(void) {
     gg_case(t32, w, AK_F32, AK_F32, 1000, 1000, 1000, 0, 1, 0, 1, 0, 0);
     gg_case(t32, w, AK_F32, AK_F32, 257, 260, 1001, 0, 1, 3, 1, 7, 0);
     gg_case(t32, "", AK_F32, AK_F32, 127, 129, 65, 1, 0, 0, 1, 0, 0);
+    /* the other layouts (and rows it cannot read) from 2^30 multiply-adds: A / B copied into m x k / n x k rows first
+     * (packed k-major operands transposed, the rest through the strided copy with k rounded up to 4), batched */
+    for (t = 0; t < 4; t++) {
+        const int ta = t & 1, tb = t >> 1;
+        if (!ta && tb) continue;
+        gg_case(t32, w, AK_F32, AK_F32, 1100, 1000, 1000, ta, tb, 0, 1, 0, 0);
+        gg_case(t32, w, AK_F32, AK_F32, 520, 700, 3001, ta, tb, 3, 1, 0, 0);
+        gg_case(t32, w, AK_F32, AK_F32, 300, 264, 1001, ta, tb, 2 | 4, 16, -1, 0);
+    }
+    gg_case(t32, w, AK_F32, AK_F32, 1100, 1001, 1001, 0, 1, 8, 1, 0, 1); /* A @ B^T, 4-byte offsets: both copied */
 done:
     ak_context_destroy(ctx);
     ak_context_destroy(t32);
@@ -292,10 +302,13 @@ done:
  * long k: the slices summed by the finish pass, with and without the epilogue, a shorter last slice). */
 static void ffma_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
-    int t;
+    int t, f, was;
     if (!ctx) return;
     if (ak_context_device(ctx)->backend != AK_BACKEND_CUDA) { ak_context_destroy(ctx); return; }
-    g_kpre = "ak_gemm_ffma_";
+    was = _ak_gemm_force_swap(5);
+    for (f = 5; f < 7; f++) { /* 5: the 128 x 128 tile, 6: the 256 x 128 one, both forced on every case */
+    _ak_gemm_force_swap(f);
+    g_kpre = f == 5 ? "ak_gemm_ffma_" : "ak_gemm_ffmaw_";
     for (t = 0; t < 4; t++) {
         const int ta = t & 1, tb = t >> 1;
         gg_case(ctx, "simt", AK_F32, AK_F32, 256, 384, 264, ta, tb, 0, 1, 0, 0);          /* whole tiles, register stores */
@@ -308,7 +321,13 @@ static void ffma_path(void) {
         gg_case(ctx, "simt", AK_F32, AK_F32, 384, 256, 128, ta, tb, 2 | 4, 1, -1, 0);      /* 16-byte rows, bias + activation */
         gg_case(ctx, "simt", AK_F32, AK_F32, 130, 70, 20011, ta, tb, t == 1 ? 15 : 0, 1, 0, 0); /* split-K, last slice shorter */
         gg_case(ctx, "simt", AK_F32, AK_F32, 256, 256, 40000, ta, tb, t == 2 ? 1 | 8 : 0, 1, -1, 0); /* split-K, 16-byte rows */
+        gg_case(ctx, "simt", AK_F32, AK_F32, 520, 384, 136, ta, tb, 0, 2, 0, 0);          /* whole 256-row tiles and a short one */
     }
+    }
+    _ak_gemm_force_swap(was);
+    /* the planner's own choice at a size that takes the 256-row tile (the plain store from k 1024) */
+    g_kpre = "ak_gemm_ffmaw_";
+    gg_case(ctx, "simt", AK_F32, AK_F32, 2100, 2000, 1024, 1, 0, 0, 1, 0, 0);
     g_kpre = NULL;
     ak_context_destroy(ctx);
 }

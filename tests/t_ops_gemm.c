@@ -322,6 +322,25 @@ static void simt_split_k_plans(void) {
                    "%zux%zux%zu batch %zu: path %s, k_splits %d (split expected: %d)", g.m, g.n, g.k, g.batch, p.path, p.k_splits,
                    cs[i].split);
     }
+    /* the FFMA kernel's tile: 256 x 128 once its tiles fill the SMs and k >= 1024 (4096 with a staged epilogue),
+     * else 128 x 128 (and its split-K) */
+    {
+        static const struct { size_t m, n, k, batch; int wide; } ts[] = {
+            { 4096, 4096, 4096, 1, 1 }, { 512, 1024, 2048, 128, 1 }, { 32768, 32768, 64, 1, 0 }, { 2048, 2048, 8192, 1, 0 },
+            { 256, 256, 524288, 1, 0 }, { 8205, 2949, 5921, 1, 1 }, { 2304, 2048, 1024, 1, 1 }, { 3001, 1999, 777, 1, 0 },
+            { 2304, 2304, 1000, 1, 0 }, { 4096, 4096, 2048, 1, 2 }, { 4096, 4096, 4096, 1, 3 },
+        };
+        for (i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+            /* wide 2 / 3: with bias + GELU (staged epilogue), 128 x 128 below k 4096 and 256 x 128 from there */
+            ak_gemm_desc g = split_desc(AK_F32, ts[i].m, ts[i].n, ts[i].k, ts[i].batch);
+            const int wide = ts[i].wide == 1 || ts[i].wide == 3;
+            ak_gemm_plan p;
+            if (ts[i].wide >= 2) { g.bias = g.a; g.activation = AK_OP_GELU; }
+            if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
+            AKT_CHECKF(!strncmp(p.kernel, wide ? "ak_gemm_ffmaw_" : "ak_gemm_ffma_", wide ? 14 : 13) && p.bm == (wide ? 256 : 128) && p.bn == 128,
+                       "%zux%zux%zu batch %zu: %s %dx%d (wide expected: %d)", g.m, g.n, g.k, g.batch, p.kernel, p.bm, p.bn, ts[i].wide);
+        }
+    }
     /* the gemv kernel: few outputs (a wave each) and a long k -> slices at least 2048 deep, up to 32 waves an SM */
     {
         static const struct { size_t m, n, k; int tb, split; } gv[] = {
@@ -455,7 +474,21 @@ static void plans_follow_arch_and_config(void) {
     /* f32 exact unless allow_tf32 opts in; a reduced precision with mixed precision on does not */
     expect_plan("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, "ak_gemm_ffma_kn_f32", "simt");
     expect_plan("sm_90", AK_ON, AK_BF16, AK_OFF, 0, AK_F32, 8192, "ak_gemm_ffma_kn_f32", "simt");
+    /* TF32 with B stored K x N on Hopper: B copied into N x K rows for the wgmma kernel from 2^30 multiply-adds and
+     * k 256 (expect_plan's k is 64: mma.sync; split_desc's 4096^3: the copy) */
     expect_plan("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_x32", "mma.sync");
+    {
+        ak_context* ctx = plan_ctx("sm_90", AK_ON, AK_BF16, AK_ON, 1, 0, 0);
+        ak_gemm_desc g = split_desc(AK_F32, 4096, 4096, 4096, 1);
+        ak_gemm_plan p;
+        if (ctx && ak_gemm_plan_get(ctx, &g, &p) == AK_OK)
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_wgmma_n256_x32") && strstr(p.reason, "copying B"), "TF32 A @ B 4096^3: %s (%s)",
+                       p.kernel, p.reason);
+        else
+            akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error());
+        ak_context_destroy(ctx);
+    }
+    expect_plan("sm_80", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_x32", "mma.sync");
     expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_x32", "mfma");
     expect_plan("gfx942", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
     expect_plan("gfx90a", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma"); /* no xf32: exact MFMA */
@@ -554,21 +587,23 @@ static void tile_table_matches_kernel_source(void) {
     }
     AKT_CHECK(src && src90 && srcd && srcf);
     if (!src || !src90 || !srcd || !srcf) return;
-    /* exact f32 on NVIDIA: AK_GEMM_FFMA(name, TA, TB), the tile fixed in ak_gff (enum BM, BN, BK; 256 threads) */
-    for (d = 0; d < 4; d++) {
+    /* exact f32 on NVIDIA: AK_GEMM_FFMA(name, TA, TB, MF), the tile in ak_gff (enum BM = 64 MF, BN, BK; 256
+     * threads); k 64 plans the 128-row tile, k 4096 the 256-row one */
+    for (d = 0; d < 8; d++) {
         ak_context* ctx = plan_ctx(d & 1 ? "sm_80" : "sm_90", AK_AUTO, -1, -1, 0, 0, 0);
         ak_gemm_desc g = ak_gemm_desc_default();
         ak_gemm_plan p;
-        char pat[96];
+        char pat[128];
         if (!ctx) continue;
-        g.m = 4096; g.n = 4096; g.k = 64; g.trans_a = d & 1; g.trans_b = d >> 1;
+        g.m = 4096; g.n = 4096; g.k = d < 4 ? 64 : 4096; g.trans_a = d & 1; g.trans_b = (d >> 1) & 1;
         g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
         AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
-        snprintf(pat, sizeof pat, "AK_GEMM_FFMA(%s, %s, %s)", p.kernel, d & 1 ? "true" : "false", d >> 1 ? "true" : "false");
+        AKT_CHECKF(!strncmp(p.kernel, d < 4 ? "ak_gemm_ffma_" : "ak_gemm_ffmaw_", d < 4 ? 13 : 14), "k %zu: %s", g.k, p.kernel);
+        snprintf(pat, sizeof pat, "AK_GEMM_FFMA(%s, %s, %s, %d)", p.kernel, d & 1 ? "true" : "false", (d >> 1) & 1 ? "true" : "false", p.bm / 64);
         AKT_CHECKF(strstr(srcf, pat) != NULL, "%s not in kernels/gemm_ffma.hip", pat);
-        snprintf(pat, sizeof pat, "enum { BM = %d, BN = %d, BK = %d,", p.bm, p.bn, p.bk);
-        AKT_CHECKF(strstr(srcf, pat) != NULL && p.threads == 256 && strstr(srcf, "__launch_bounds__(256,"), "%s: table %dx%dx%d/%d", p.kernel,
-                   p.bm, p.bn, p.bk, p.threads);
+        snprintf(pat, sizeof pat, "enum { BM = 64 * MF, BN = %d, BK = %d,", p.bn, p.bk);
+        AKT_CHECKF(strstr(srcf, pat) != NULL && p.bm % 64 == 0 && p.threads == 256 && strstr(srcf, "__launch_bounds__(256,"),
+                   "%s: table %dx%dx%d/%d", p.kernel, p.bm, p.bn, p.bk, p.threads);
         ak_context_destroy(ctx);
     }
     for (a = 0; a < 4; a++)
