@@ -20237,7 +20237,10 @@ static const char _ak_src_gemm_sm90[] =
     " * (column of D), as torch._scaled_mm; and for int8 x int8 (K-major too),\n"
     " * s8 wgmma into int32 accumulators (exact, wrapping mod 2^32, one sum over\n"
     " * all of k), D the raw int32 sums (torch._int_mm) or the fp8 kernels'\n"
-    " * scaled f32 / f16 / bf16 epilogue on the sums converted to f32. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
+    " * scaled f32 / f16 / bf16 epilogue on the sums converted to f32; and for\n"
+    " * f32 inputs read as TF32 (config.allow_tf32), K-major too, k steps of 32\n"
+    " * values (m64nBNk8 tf32 wgmma, 128 bytes a row as for the other types), D f32.\n"
+    " * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h\n"
     " * (>>impl:ops-gemm), which picks this family on rows of the architecture\n"
     " * table with wgmma and TMA and encodes the two tensor maps.\n"
     " *\n"
@@ -20290,8 +20293,9 @@ static const char _ak_src_gemm_sm90[] =
     " * cooperative kernels only: the others have no registers for a second\n"
     " * accumulator, and the host sends it to no other), 25 (int8) D is int32, the\n"
     " * raw sums (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.\n"
-    " * AK_G9_ONLY=16 / 8 / 1 (the host passes it) keeps only the 16-bit / the fp8\n"
-    " * / the int8 kernels: a smaller program; without it, the whole family. */\n"
+    " * AK_G9_ONLY=16 / 8 / 1 / 32 (the host passes it) keeps only the 16-bit / the\n"
+    " * fp8 / the int8 / the TF32 kernels: a smaller program; without it, the whole\n"
+    " * family. */\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)\n"
     "#define AK_G9_OUT32 4\n"
@@ -20411,7 +20415,8 @@ static const char _ak_src_gemm_sm90[] =
     " * when read back: converting in the staging loop spills the 128 x 128 tile). */\n"
     "AK_INLINE float ak_g9_bits(float x) { return x; }\n"
     "AK_INLINE float ak_g9_bits(int x) { return __int_as_float(x); }\n"
-    "/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2; 5 int8 x int8 (AT int) */\n"
+    "/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2; 5 int8 x int8 (AT int); 6 f32 read as TF32\n"
+    " * (m64nBNk8, the prelude's wrappers: the low 13 bits of each value ignored) */\n"
     "template <int IN, int BN, class AT> AK_INLINE void ak_g9_mma8(AT* d, ak_u64 da, ak_u64 db, int acc) {\n"
     "#define AK_G9_PICK8(N)                                              \\\n"
     "    if constexpr (IN == 1) ak_g9_e4m3e4m3_##N(d, da, db, acc);      \\\n"
@@ -20421,6 +20426,9 @@ static const char _ak_src_gemm_sm90[] =
     "    if constexpr (IN == 5) {\n"
     "        if constexpr (BN == 128) ak_g9_s8_n128(d, da, db, acc);\n"
     "        else ak_g9_s8_n256(d, da, db, acc);\n"
+    "    } else if constexpr (IN == 6) {\n"
+    "        if constexpr (BN == 128) ak_wgmma_tf32_n128(d, da, db, acc);\n"
+    "        else ak_wgmma_tf32_n256(d, da, db, acc);\n"
     "    } else if constexpr (BN == 128) { AK_G9_PICK8(n128) }\n"
     "    else { AK_G9_PICK8(n256) }\n"
     "#undef AK_G9_PICK8\n"
@@ -20627,7 +20635,7 @@ static const char _ak_src_gemm_sm90[] =
     "template <class DT, int BN, int TA, int TB, int PP, int IN>\n"
     "AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {\n"
     "    enum {\n"
-    "        ES = IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,\n"
+    "        ES = IN == 6 ? 4 : IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,\n"
     "        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */\n"
     "        EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */\n"
     "        EPI_BYTES = 64 * 128 * 2, /* >= 64 * EP * 4 */ GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
@@ -20698,7 +20706,7 @@ static const char _ak_src_gemm_sm90[] =
     "               barriers (parity waits) and the two k loops take turns on the tensor cores */\n"
     "            if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);\n"
     "            bool promoted = false;\n"
-    "            if constexpr (IN != 0 && IN != 5 && NH * ND <= 64) {\n"
+    "            if constexpr (IN >= 1 && IN <= 4 && NH * ND <= 64) {\n"
     "                if (flags & AK_G9_PROMOTE) {\n"
     "                    /* fp8, precise: each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at\n"
     "                       the step's first k32), waited for and added into the f32 accumulators d in registers: the\n"
@@ -20733,8 +20741,8 @@ static const char _ak_src_gemm_sm90[] =
     "                    ak_wgmma_fence();\n"
     "#pragma unroll\n"
     "                    for (int kk = 0; kk < 4; kk++) {\n"
-    "                        /* K-major: +32 bytes per k16 (fp8: k32) inside the swizzled 128-byte rows; MN-major: +16 rows of\n"
-    "                           128 bytes */\n"
+    "                        /* K-major: +32 bytes per k16 (fp8: k32, TF32: k8) inside the swizzled 128-byte rows; MN-major: +16\n"
+    "                           rows of 128 bytes */\n"
     "                        const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);\n"
     "#pragma unroll\n"
     "                        for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */\n"
@@ -20865,6 +20873,14 @@ static const char _ak_src_gemm_sm90[] =
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)\n"
+    "#endif\n"
+    "/* TF32: ak_gemm_sm90_<n256|n128|p128>_kk_x32 (f32 inputs, K-major: A stored M x K, B stored N x K; the host copies\n"
+    " * other layouts into that form first); D f32 */\n"
+    "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 32\n"
+    "// kernels: ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_x32, ak_bf16_t, 256, 0, 1, 0, 6)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_x32, ak_bf16_t, 128, 0, 1, 0, 6)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_x32, ak_bf16_t, 128, 0, 1, 1, 6)\n"
     "#endif\n"
     "/* int8: ak_gemm_sm90_<n256|n128|p128>_kk_i8; D int32 (raw sums), f32, f16 or bf16 (flags) */\n"
     "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 1\n"
@@ -24161,7 +24177,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_fp8", _ak_src_gemm_fp8,
       "ak_gemm_fp8_l_e4e4 ak_gemm_fp8_l_e4e5 ak_gemm_fp8_l_e5e4 ak_gemm_fp8_l_e5e5 ak_gemm_fp8_s_e4e4 ak_gemm_fp8_s_e4e5 ak_gemm_fp8_s_e5e4 ak_gemm_fp8_s_e5e5" },
     { "gemm_sm90", _ak_src_gemm_sm90,
-      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -24526,7 +24542,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:587 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:595 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, int32_t ks, float alpha, float beta,
                                        int32_t flags, float ap, const void* sA, const void* sB) {
@@ -25072,6 +25088,9 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_sm90_p128_kk_e4e5", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_e5e4", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_e5e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n256_kk_x32", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n128_kk_x32", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_p128_kk_x32", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_kk_i8", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n128_kk_i8", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_i8", _AK_KIF_gemm_sm90 },
@@ -27399,7 +27418,7 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
     { AK_MATRIX_WGMMA, 0, "wgmma_n256", 128, 256, 64, 32, 256,
       "Hopper (sm_90a), f32 as TF32 (allow_tf32): 2 warpgroups, each m64n256k8 wgmma (128 accumulators a thread) "
       "from a 4-stage cp.async ring of 128-byte-swizzled 48 KiB stages (193 KiB of shared memory); A k-contiguous, "
-      "B stored N x K" },
+      "B stored N x K; what runs when the TMA kernel cannot (no tensor maps from the driver)" },
     { AK_MATRIX_WGMMA, 1, "wgmma_n128", 128, 128, 64, 32, 256,
       "Hopper TF32, grids with fewer 128x256 tiles than SMs: the same with m64n128k8 (twice the blocks, 129 KiB)" },
     { AK_MATRIX_WGMMA, 3, "sm90_n256", 128, 256, 64, 64, 384,
@@ -28086,6 +28105,33 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         const int relay = _ak_gemm_x32_relayout(g, s);
         const int ok = fast32 && *arch->arch_target && g->m >= 64 && g->n >= 64 &&
                        (!relay || (g->k >= 256 && (double)g->m * (double)g->n * (double)g->k * (double)g->batch >= 1073741824.0));
+        if (ok && tma && (_ak_op_is_cpu(ctx) || ctx->bk->tensor_map) && (relay || !_ak_gemm_sm90_why(ctx, g, s))
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+            && _ak_gemm_force < 3
+#endif
+        ) {
+            /* the persistent TMA kernel of kernels/gemm_sm90.hip, K-major (A m x k, B n x k: relay copies the rest) */
+            const int v = _ak_gemm_sm90_variant(g, cus);
+            t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
+            p->bm = t->bm; p->bn = t->bn; p->bk = 32; p->threads = t->threads;
+            p->reason = relay == 3 ? "Hopper TF32: the TMA + wgmma kernel (K-major, m64nNk8 tf32) after copying A into m x k and B into "
+                                     "n x k rows of a multiple of 4 (one pass over each operand)"
+                        : relay == 1 ? "Hopper TF32: the TMA + wgmma kernel (K-major, m64nNk8 tf32) after copying A into m x k rows of a "
+                                       "multiple of 4 (one pass over A)"
+                        : relay == 2 ? "Hopper TF32: the TMA + wgmma kernel (K-major, m64nNk8 tf32) after copying B into n x k rows of a "
+                                       "multiple of 4 (one pass over B)"
+                                     : "Hopper TF32: the persistent TMA + wgmma kernel of the 16-bit types, K-major (A m x k, B n x k), "
+                                       "m64nNk8 tf32 wgmma over k steps of 32 values (128-byte swizzled rows)";
+            p->path = "wgmma";
+            p->fast32 = 1;
+            p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
+            snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_x32", t->tag);
+            if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
+                p->path = "cpu";
+                p->kernel[0] = 0;
+            }
+            return AK_OK;
+        }
         if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
         else isa = AK_MATRIX_MMA;
         if (ok && relay)
@@ -28376,8 +28422,9 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
                                       int ks, ak_stream* stream, int* refused) {
     unsigned char raw[2 * sizeof(_ak_tmap) + 64];
     _ak_tmap* maps = (_ak_tmap*)(void*)(raw + ((64 - ((uintptr_t)raw & 63)) & 63)); /* the driver wants 64-byte alignment */
-    const int f8 = _ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8, bk = f8 ? 128 : 64; /* 8-bit (fp8, int8); k box: 128 bytes */
-    const int dt = f8 ? _AK_TMAP_U8 : g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
+    const int f8 = _ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8, x32 = g->dtype == AK_F32; /* 8-bit (fp8, int8); f32 as TF32 */
+    const int bk = f8 ? 128 : x32 ? 32 : 64; /* k box: 128 bytes */
+    const int dt = f8 ? _AK_TMAP_U8 : x32 ? _AK_TMAP_F32 : g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
     const int ba = g->batch > 1 && g->stride_a, bb = g->batch > 1 && g->stride_b;
     const char* only[1];
     ak_compile_options o;
@@ -28401,8 +28448,8 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     strides[0] = s->ldb * es; strides[1] = bb ? g->stride_b * es : strides[0] * dims[1];
     box[0] = (uint32_t)bk; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[1], dt, 3, g->b, dims, strides, box)) != 0) return AK_OK;
-    /* the 16-bit, the fp8 or the int8 part of the family (-DAK_G9_ONLY: a smaller program) */
-    only[0] = g->dtype == AK_I8 ? "-DAK_G9_ONLY=1" : f8 ? "-DAK_G9_ONLY=8" : "-DAK_G9_ONLY=16";
+    /* the 16-bit, the fp8, the int8 or the TF32 part of the family (-DAK_G9_ONLY: a smaller program) */
+    only[0] = g->dtype == AK_I8 ? "-DAK_G9_ONLY=1" : f8 ? "-DAK_G9_ONLY=8" : x32 ? "-DAK_G9_ONLY=32" : "-DAK_G9_ONLY=16";
     memset(&o, 0, sizeof o);
     o.options = only;
     o.num_options = 1;
@@ -28708,6 +28755,8 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (_ak_op_is_cpu(ctx) && (_ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8)) return _ak_gemm_ref(g, &s, 0); /* whatever arch the plans are for */
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
+    if (p.fast32 && (!strncmp(p.kernel, "ak_gemm_wgmma_", 14) || !strncmp(p.kernel, "ak_gemm_sm90_", 13)) && _ak_gemm_x32_relayout(g, &s))
+        return _ak_gemm_x32_relaid(ctx, g, &s, stream);
     if (g->dtype == AK_I8 && !strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
         int refused = 0;
         r = _ak_gemm_sm90_launch(ctx, g, &s, &p, 0, stream, &refused);
@@ -28730,7 +28779,6 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
         _ak_log(&ctx->log, AK_LOG_INFO, AK_LOGITEM_GENERIC, "ak_gemm: the driver refused a TMA tensor map (%d); the mma.sync tile runs", refused);
         if ((r = _ak_gemm_plan_tma(ctx, g, &s, &p, 0)) != AK_OK) return r;
     }
-    if (p.fast32 && !strncmp(p.kernel, "ak_gemm_wgmma_", 14) && _ak_gemm_x32_relayout(g, &s)) return _ak_gemm_x32_relaid(ctx, g, &s, stream);
     /* the wgmma kernels need the arch-specific target (sm_90a) */
     if ((r = _ak_op_kernel_at(ctx, !strncmp(p.kernel, "ak_gemm_cdna_", 13) ? _ak_src_gemm_cdna
                                    : !strncmp(p.kernel, "ak_gemm_ffma", 12) ? _ak_src_gemm_ffma

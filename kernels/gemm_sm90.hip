@@ -9,7 +9,10 @@
  * (column of D), as torch._scaled_mm; and for int8 x int8 (K-major too),
  * s8 wgmma into int32 accumulators (exact, wrapping mod 2^32, one sum over
  * all of k), D the raw int32 sums (torch._int_mm) or the fp8 kernels'
- * scaled f32 / f16 / bf16 epilogue on the sums converted to f32. Host wrapper, plan and CPU reference: ak_gemm in amdkit.h
+ * scaled f32 / f16 / bf16 epilogue on the sums converted to f32; and for
+ * f32 inputs read as TF32 (config.allow_tf32), K-major too, k steps of 32
+ * values (m64nBNk8 tf32 wgmma, 128 bytes a row as for the other types), D f32.
+ * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h
  * (>>impl:ops-gemm), which picks this family on rows of the architecture
  * table with wgmma and TMA and encodes the two tensor maps.
  *
@@ -62,8 +65,9 @@
  * cooperative kernels only: the others have no registers for a second
  * accumulator, and the host sends it to no other), 25 (int8) D is int32, the
  * raw sums (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.
- * AK_G9_ONLY=16 / 8 / 1 (the host passes it) keeps only the 16-bit / the fp8
- * / the int8 kernels: a smaller program; without it, the whole family. */
+ * AK_G9_ONLY=16 / 8 / 1 / 32 (the host passes it) keeps only the 16-bit / the
+ * fp8 / the int8 / the TF32 kernels: a smaller program; without it, the whole
+ * family. */
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)
 #define AK_G9_OUT32 4
@@ -183,7 +187,8 @@ template <> struct ak_g9_acc<5> { typedef int T; };
  * when read back: converting in the staging loop spills the 128 x 128 tile). */
 AK_INLINE float ak_g9_bits(float x) { return x; }
 AK_INLINE float ak_g9_bits(int x) { return __int_as_float(x); }
-/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2; 5 int8 x int8 (AT int) */
+/* IN: fp8 1 e4m3 x e4m3, 2 e4m3 x e5m2, 3 e5m2 x e4m3, 4 e5m2 x e5m2; 5 int8 x int8 (AT int); 6 f32 read as TF32
+ * (m64nBNk8, the prelude's wrappers: the low 13 bits of each value ignored) */
 template <int IN, int BN, class AT> AK_INLINE void ak_g9_mma8(AT* d, ak_u64 da, ak_u64 db, int acc) {
 #define AK_G9_PICK8(N)                                              \
     if constexpr (IN == 1) ak_g9_e4m3e4m3_##N(d, da, db, acc);      \
@@ -193,6 +198,9 @@ template <int IN, int BN, class AT> AK_INLINE void ak_g9_mma8(AT* d, ak_u64 da, 
     if constexpr (IN == 5) {
         if constexpr (BN == 128) ak_g9_s8_n128(d, da, db, acc);
         else ak_g9_s8_n256(d, da, db, acc);
+    } else if constexpr (IN == 6) {
+        if constexpr (BN == 128) ak_wgmma_tf32_n128(d, da, db, acc);
+        else ak_wgmma_tf32_n256(d, da, db, acc);
     } else if constexpr (BN == 128) { AK_G9_PICK8(n128) }
     else { AK_G9_PICK8(n256) }
 #undef AK_G9_PICK8
@@ -399,7 +407,7 @@ AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, in
 template <class DT, int BN, int TA, int TB, int PP, int IN>
 AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     enum {
-        ES = IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,
+        ES = IN == 6 ? 4 : IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,
         S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */
         EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */
         EPI_BYTES = 64 * 128 * 2, /* >= 64 * EP * 4 */ GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1
@@ -470,7 +478,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                barriers (parity waits) and the two k loops take turns on the tensor cores */
             if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);
             bool promoted = false;
-            if constexpr (IN != 0 && IN != 5 && NH * ND <= 64) {
+            if constexpr (IN >= 1 && IN <= 4 && NH * ND <= 64) {
                 if (flags & AK_G9_PROMOTE) {
                     /* fp8, precise: each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at
                        the step's first k32), waited for and added into the f32 accumulators d in registers: the
@@ -505,8 +513,8 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                     ak_wgmma_fence();
 #pragma unroll
                     for (int kk = 0; kk < 4; kk++) {
-                        /* K-major: +32 bytes per k16 (fp8: k32) inside the swizzled 128-byte rows; MN-major: +16 rows of
-                           128 bytes */
+                        /* K-major: +32 bytes per k16 (fp8: k32, TF32: k8) inside the swizzled 128-byte rows; MN-major: +16
+                           rows of 128 bytes */
                         const ak_u64 db = TB == 1 ? ak_g9_desc(sb + 32 * kk, 16, 1024) : ak_g9_desc(sb + 2048 * kk, 8192, 1024);
 #pragma unroll
                         for (int h = 0; h < NH; h++) { /* rows 64 h.. of the A tile (8 KiB per 64 rows in both layouts) */
@@ -637,6 +645,14 @@ AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)
+#endif
+/* TF32: ak_gemm_sm90_<n256|n128|p128>_kk_x32 (f32 inputs, K-major: A stored M x K, B stored N x K; the host copies
+ * other layouts into that form first); D f32 */
+#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 32
+// kernels: ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_x32, ak_bf16_t, 256, 0, 1, 0, 6)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_x32, ak_bf16_t, 128, 0, 1, 0, 6)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_x32, ak_bf16_t, 128, 0, 1, 1, 6)
 #endif
 /* int8: ak_gemm_sm90_<n256|n128|p128>_kk_i8; D int32 (raw sums), f32, f16 or bf16 (flags) */
 #if !defined(AK_G9_ONLY) || AK_G9_ONLY == 1

@@ -157,6 +157,7 @@ static void matrix_core_paths(void) {
     ak_context_destroy(ctx);
 }
 
+int _ak_gemm_force_swap(int v); /* amdkit.h with AMDKIT_TESTS (tests/test_main.c) */
 /* The Hopper TMA kernel (asserted as the path on sm_90): all four layouts x
  * f16 / bf16 x odd sizes (m, n, k tails: 1, 7, 17, 127, 1000, 3001) with rows
  * rounded to 8 elements, every epilogue (beta C, bias, each activation,
@@ -164,7 +165,8 @@ static void matrix_core_paths(void) {
  * grids of more tiles than SMs (the persistent loop) in each variant
  * (cooperative 128x256 / 128x128, ping-pong 128x128); packed odd rows are
  * copied into 16-byte rows first (small problems fall to mma.sync; plans
- * checked). The TF32 kernel (allow_tf32, A @ B^T) too. */
+ * checked). TF32 (allow_tf32) on the same kernel, every layout (operands
+ * copied to K-major first where needed), and the cp.async TF32 kernel forced. */
 static void hopper_tma_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     ak_context* t32 = gg_ctx(AK_AUTO, -1, AK_AUTO, 1);
@@ -217,12 +219,19 @@ static void hopper_tma_path(void) {
         gg_case(t32, w, AK_F32, AK_F32, 300, 264, 1001, ta, tb, 2 | 4, 16, -1, 0);
     }
     gg_case(t32, w, AK_F32, AK_F32, 1100, 1001, 1001, 0, 1, 8, 1, 0, 1); /* A @ B^T, 4-byte offsets: both copied */
+    if (w[0]) { /* the cp.async wgmma kernel (what runs when the driver refuses a tensor map), forced: as it is and after copies */
+        const int was = _ak_gemm_force_swap(3);
+        g_kpre = "ak_gemm_wgmma_";
+        gg_case(t32, w, AK_F32, AK_F32, 1000, 1000, 1000, 0, 1, 0, 1, 0, 0);
+        gg_case(t32, w, AK_F32, AK_F32, 1100, 1000, 1000, 1, 0, 3, 1, 0, 0);
+        g_kpre = NULL;
+        _ak_gemm_force_swap(was);
+    }
 done:
     ak_context_destroy(ctx);
     ak_context_destroy(t32);
 }
 
-int _ak_gemm_force_swap(int v); /* amdkit.h with AMDKIT_TESTS (tests/test_main.c) */
 /* The portable 128 x 128 matrix-core tiles where the planner would take the
  * Hopper kernel (forced, as bench_gemm_sweep --force 3 / 4; on other NVIDIA parts
  * it is the planner's choice for these grids): every layout x f16 / bf16,

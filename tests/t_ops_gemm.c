@@ -416,7 +416,7 @@ static void plans_follow_arch_and_config(void) {
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 256, 0, "ak_gemm_sm90_n128_kn_f16", "wgmma");
     expect_plan_tb("sm_90", AK_OFF, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
     expect_plan_tb("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_mma_w_f16", "mma.sync");
-    expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, 1, "ak_gemm_wgmma_n256_x32", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, 1, "ak_gemm_sm90_p128_kk_x32", "wgmma"); /* TF32: the TMA kernel */
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 16, 1, "ak_gemm_decode_kk_bf16", "decode");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1, 0, "ak_gemm_decode_kn_f16", "decode");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 8, 1, "ak_gemm_skinny_f32", "skinny");      /* exact f32: FMAs */
@@ -482,7 +482,7 @@ static void plans_follow_arch_and_config(void) {
         ak_gemm_desc g = split_desc(AK_F32, 4096, 4096, 4096, 1);
         ak_gemm_plan p;
         if (ctx && ak_gemm_plan_get(ctx, &g, &p) == AK_OK)
-            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_wgmma_n256_x32") && strstr(p.reason, "copying B"), "TF32 A @ B 4096^3: %s (%s)",
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n256_kk_x32") && strstr(p.reason, "copying B"), "TF32 A @ B 4096^3: %s (%s)",
                        p.kernel, p.reason);
         else
             akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error());
@@ -640,12 +640,13 @@ static void tile_table_matches_kernel_source(void) {
                     continue;
                 }
                 if (!hit && (hit = strstr(src90, pat)) != NULL) {
-                    /* AK_GEMM_SM90(name, DT, BN, TA, TB): 128 x BN x 64, 384 threads */
+                    /* AK_GEMM_SM90(name, DT, BN, TA, TB): 128 x BN x (128 bytes of k: 64 16-bit values, 32 TF32), 384 threads */
                     const char* q = hit + strlen(pat);
+                    const int bk = strstr(p.kernel, "_x32") ? 32 : 64;
                     while (*q && *q != ',') q++;
                     AKT_EQ_INT(sscanf(q, ", %d", &bn), 1);
-                    AKT_CHECKF(bn == p.bn && p.bm == 128 && p.bk == 64 && p.threads == 384, "%s: table %dx%dx%d/%d, source 128x%dx64/384",
-                               p.kernel, p.bm, p.bn, p.bk, p.threads, bn);
+                    AKT_CHECKF(bn == p.bn && p.bm == 128 && p.bk == bk && p.threads == 384, "%s: table %dx%dx%d/%d, source 128x%dx%d/384",
+                               p.kernel, p.bm, p.bn, p.bk, p.threads, bn, bk);
                     ak_context_destroy(ctx);
                     continue;
                 }
