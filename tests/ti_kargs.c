@@ -33,12 +33,14 @@ static ak_result akk_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_st
 
 static _ak_backend_ops akk_backend;
 
-/* Tensor maps of the dry run: any map is accepted (nothing reads it). */
+/* Tensor maps of the dry run: any map is accepted (nothing reads it), unless akk_refuse_tmap (a driver that
+ * refuses them: the GEMM's fallbacks run). */
+static int akk_refuse_tmap;
 static int akk_tensor_map(ak_context* ctx, void* map, int dtype, unsigned rank, const void* addr, const uint64_t* dims,
                           const uint64_t* strides, const uint32_t* box) {
     (void)ctx; (void)dtype; (void)rank; (void)addr; (void)dims; (void)strides; (void)box;
     memset(map, 0, 128);
-    return 0;
+    return akk_refuse_tmap ? 1 : 0;
 }
 
 /* A cpu context on the dry-run table; arch (NULL: none) names the arch row the
@@ -358,6 +360,11 @@ static void akk_walk_matrix(ak_context* ctx) {
                 if (x32 == 1 && dts[d] != AK_F32) continue;
                 if (x32 == 1) cfg->allow_tf32 = 1;
                 AKT_OK(ak_gemm(ctx, &g, NULL));
+                if (x32 == 1 && ctx->dev.arch_info && ctx->dev.arch_info->matrix == AK_MATRIX_WGMMA) {
+                    akk_refuse_tmap = 1; /* TF32 without tensor maps: the cp.async wgmma kernels */
+                    AKT_OK(ak_gemm(ctx, &g, NULL));
+                    akk_refuse_tmap = 0;
+                }
                 cfg->allow_tf32 = 0;
             }
         }
