@@ -27753,7 +27753,7 @@ static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
 }
 /* TF32 on Hopper's wgmma kernel (kernels/gemm.hip ak_gemm_wgmma_*_x32) reads
  * A stored m x k and B stored n x k, both with 16-byte rows: bit 0 / bit 1
- * set when A / B must first be copied into that form (_ak_gemm_x32_relaid). */
+ * set when A / B must first be copied into that form (_ak_gemm_copied). */
 static int _ak_gemm_x32_relayout(const ak_gemm_desc* g, const _ak_gemm_shape* s) {
     return (g->trans_a || !_ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) ? 1 : 0) |
            (!g->trans_b || !_ak_gemm_vec(g->b, s->ldb, g->stride_b, s->esz) ? 2 : 0);
@@ -28515,66 +28515,40 @@ static ak_result _ak_gemm_sm90_splitk(ak_context* ctx, const ak_gemm_desc* g, co
     return r;
 }
 
-/* The Hopper path for operands without 16-byte rows (_ak_gemm_sm90_pad):
- * copy each such operand (every batch it has) into a pool buffer with rows
- * rounded up to 8 elements (ak_copy_strided on `stream`), then run the
- * descriptor on the copies. */
-static ak_result _ak_gemm_sm90_padded(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_stream* stream) {
-    const int pad = _ak_gemm_sm90_pad(ctx, g, s);
-    ak_gemm_desc h = *g;
-    void* tmp[2] = { NULL, NULL };
-    ak_result r = AK_OK;
-    int i;
-    for (i = 0; i < 2 && r == AK_OK; i++) {
-        const int tr = i == 0 ? g->trans_a : g->trans_b;
-        const size_t rows = i == 0 ? (tr ? s->k : s->m) : (tr ? s->n : s->k), cols = i == 0 ? (tr ? s->m : s->k) : (tr ? s->k : s->n);
-        const size_t stride = i == 0 ? g->stride_a : g->stride_b, ld = i == 0 ? s->lda : s->ldb, ld8 = (cols + 7) / 8 * 8;
-        const size_t nb = g->batch > 1 && stride ? g->batch : 1;
-        size_t shape[3];
-        int64_t ss[3], ds[3];
-        if (!(pad & (1 << i))) continue;
-        if ((r = ak_malloc(ctx, nb * rows * ld8 * s->esz, stream, &tmp[i])) != AK_OK) break;
-        shape[0] = nb; shape[1] = rows; shape[2] = cols;
-        ss[0] = (int64_t)stride; ss[1] = (int64_t)ld; ss[2] = 1;
-        ds[0] = (int64_t)(rows * ld8); ds[1] = (int64_t)ld8; ds[2] = 1;
-        r = ak_copy_strided(ctx, g->dtype, g->dtype, i == 0 ? g->a : g->b, tmp[i], 3, shape, ss, ds, stream);
-        if (i == 0) { h.a = tmp[0]; h.lda = ld8; h.stride_a = nb > 1 ? rows * ld8 : 0; }
-        else { h.b = tmp[1]; h.ldb = ld8; h.stride_b = nb > 1 ? rows * ld8 : 0; }
-    }
-    if (r == AK_OK) r = ak_gemm(ctx, &h, stream);
-    for (i = 0; i < 2; i++) if (tmp[i]) ak_free(ctx, tmp[i]);
-    return r;
-}
-
-/* TF32 on the wgmma kernel for operands it cannot read as they are: each
- * such operand copied once into k-contiguous rows of k rounded up to 4 (a
- * pool buffer; ak_transpose_batched for a packed k-major operand, else
- * ak_copy_strided), then ak_gemm on the copies (A m x k, B n x k). */
-static ak_result _ak_gemm_x32_relaid(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_stream* stream) {
-    const int relay = _ak_gemm_x32_relayout(g, s);
-    const size_t k4 = (s->k + 3) / 4 * 4;
+/* The Hopper paths for operands their kernel cannot read as they are: each
+ * operand of mask (bit 0 A, bit 1 B; every batch it has) copied into a pool
+ * buffer with 16-byte rows (ak_copy_strided on `stream`; ak_transpose_batched
+ * for a packed transpose), then the descriptor run on the copies. kmajor 0
+ * keeps each operand's layout (_ak_gemm_sm90_pad: 16-bit rows rounded up to 8
+ * elements); kmajor 1 makes A m x k and B n x k (_ak_gemm_x32_relayout: TF32,
+ * which wgmma reads K-major only; k rounded up to 4). */
+static ak_result _ak_gemm_copied(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, int mask, int kmajor,
+                                 ak_stream* stream) {
+    const size_t per16 = 16 / s->esz; /* elements in 16 bytes */
     ak_gemm_desc h = *g;
     void* tmp[2] = { NULL, NULL };
     ak_result r = AK_OK;
     int i;
     for (i = 0; i < 2 && r == AK_OK; i++) {
         const int km = i == 0 ? g->trans_a : !g->trans_b; /* stored k-major: k rows of m (A) / n (B) */
-        const size_t rows = i == 0 ? s->m : s->n, stride = i == 0 ? g->stride_a : g->stride_b, ld = i == 0 ? s->lda : s->ldb;
+        const int flip = kmajor && km;                    /* the copy transposes */
+        const size_t mn = i == 0 ? s->m : s->n, stride = i == 0 ? g->stride_a : g->stride_b, ld = i == 0 ? s->lda : s->ldb;
+        const size_t rows = km && !kmajor ? s->k : mn, cols = km && !kmajor ? mn : s->k, ldc = (cols + per16 - 1) / per16 * per16;
         const size_t nb = g->batch > 1 && stride ? g->batch : 1;
         size_t shape[3];
         int64_t ss[3], ds[3];
-        if (!(relay & (1 << i))) continue;
-        if ((r = ak_malloc(ctx, nb * rows * k4 * s->esz, stream, &tmp[i])) != AK_OK) break;
-        if (km && ld == rows && k4 == s->k && (nb == 1 || stride == s->k * rows)) {
-            r = ak_transpose_batched(ctx, g->dtype, i == 0 ? g->a : g->b, tmp[i], nb, s->k, rows, stream);
+        if (!(mask & (1 << i))) continue;
+        if ((r = ak_malloc(ctx, nb * rows * ldc * s->esz, stream, &tmp[i])) != AK_OK) break;
+        if (flip && ld == mn && ldc == s->k && (nb == 1 || stride == s->k * mn)) {
+            r = ak_transpose_batched(ctx, g->dtype, i == 0 ? g->a : g->b, tmp[i], nb, s->k, mn, stream);
         } else {
-            shape[0] = nb; shape[1] = rows; shape[2] = s->k;
-            ss[0] = (int64_t)stride; ss[1] = km ? 1 : (int64_t)ld; ss[2] = km ? (int64_t)ld : 1;
-            ds[0] = (int64_t)(rows * k4); ds[1] = (int64_t)k4; ds[2] = 1;
+            shape[0] = nb; shape[1] = rows; shape[2] = cols;
+            ss[0] = (int64_t)stride; ss[1] = flip ? 1 : (int64_t)ld; ss[2] = flip ? (int64_t)ld : 1;
+            ds[0] = (int64_t)(rows * ldc); ds[1] = (int64_t)ldc; ds[2] = 1;
             r = ak_copy_strided(ctx, g->dtype, g->dtype, i == 0 ? g->a : g->b, tmp[i], 3, shape, ss, ds, stream);
         }
-        if (i == 0) { h.a = tmp[0]; h.lda = k4; h.trans_a = 0; h.stride_a = nb > 1 ? rows * k4 : 0; }
-        else { h.b = tmp[1]; h.ldb = k4; h.trans_b = 1; h.stride_b = nb > 1 ? rows * k4 : 0; }
+        if (i == 0) { h.a = tmp[0]; h.lda = ldc; h.trans_a = kmajor ? 0 : g->trans_a; h.stride_a = nb > 1 ? rows * ldc : 0; }
+        else { h.b = tmp[1]; h.ldb = ldc; h.trans_b = kmajor ? 1 : g->trans_b; h.stride_b = nb > 1 ? rows * ldc : 0; }
     }
     if (r == AK_OK) r = ak_gemm(ctx, &h, stream);
     for (i = 0; i < 2; i++) if (tmp[i]) ak_free(ctx, tmp[i]);
@@ -28756,7 +28730,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
     if (p.fast32 && (!strncmp(p.kernel, "ak_gemm_wgmma_", 14) || !strncmp(p.kernel, "ak_gemm_sm90_", 13)) && _ak_gemm_x32_relayout(g, &s))
-        return _ak_gemm_x32_relaid(ctx, g, &s, stream);
+        return _ak_gemm_copied(ctx, g, &s, _ak_gemm_x32_relayout(g, &s), 1, stream);
     if (g->dtype == AK_I8 && !strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
         int refused = 0;
         r = _ak_gemm_sm90_launch(ctx, g, &s, &p, 0, stream, &refused);
@@ -28768,7 +28742,8 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (g->dtype == AK_I8) return _ak_gemm_i8_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_fp8_", 12)) return _ak_gemm_fp8_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
-    if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s)) return _ak_gemm_sm90_padded(ctx, g, &s, stream);
+    if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s))
+        return _ak_gemm_copied(ctx, g, &s, _ak_gemm_sm90_pad(ctx, g, &s), 0, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
         int refused = 0;
         r = p.k_splits > 1 ? _ak_gemm_sm90_splitk(ctx, g, &s, &p, stream, &refused) : _ak_gemm_sm90_launch(ctx, g, &s, &p, 0, stream, &refused);
