@@ -20288,11 +20288,8 @@ static const char _ak_src_gemm_sm90[] =
     " * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,\n"
     " * bits 8..23 the activation's AK_UNARY_* code (kernels/gemm.hip's bits where\n"
     " * they agree); 8-bit kernels: bit 0 sA has M values, 1 sB has N values, 7 the\n"
-    " * 16-bit output type is bf16 (else f16), 24 promote: each k step's wgmma sum\n"
-    " * (128 values) is added into separate f32 registers (honoured by the 128 x 128\n"
-    " * cooperative kernels only: the others have no registers for a second\n"
-    " * accumulator, and the host sends it to no other), 25 (int8) D is int32, the\n"
-    " * raw sums (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.\n"
+    " * 16-bit output type is bf16 (else f16), 25 (int8) D is int32, the raw sums\n"
+    " * (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.\n"
     " * AK_G9_ONLY=16 / 8 / 1 / 32 (the host passes it) keeps only the 16-bit / the\n"
     " * fp8 / the int8 / the TF32 kernels: a smaller program; without it, the whole\n"
     " * family. */\n"
@@ -20307,7 +20304,6 @@ static const char _ak_src_gemm_sm90[] =
     "#define AK_G9_SA_ROW 1\n"
     "#define AK_G9_SB_COL 2\n"
     "#define AK_G9_OBF16 128\n"
-    "#define AK_G9_PROMOTE (1 << 24)\n"
     "#define AK_G9_I32 (1 << 25)\n"
     "// <<host\n"
     "\n"
@@ -20632,7 +20628,7 @@ static const char _ak_src_gemm_sm90[] =
     " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
     " * consumer's epilogue overlaps the other's k loop (the k loops take turns,\n"
     " * ordered by named barriers 3 and 4). */\n"
-    "template <class DT, int BN, int TA, int TB, int PP, int IN>\n"
+    "template <class DT, int BN, int TA, int TB, int PP, int IN, int PR>\n"
     "AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {\n"
     "    enum {\n"
     "        ES = IN == 6 ? 4 : IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,\n"
@@ -20705,35 +20701,31 @@ static const char _ak_src_gemm_sm90[] =
     "               barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the\n"
     "               barriers (parity waits) and the two k loops take turns on the tensor cores */\n"
     "            if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);\n"
-    "            bool promoted = false;\n"
-    "            if constexpr (IN >= 1 && IN <= 4 && NH * ND <= 64) {\n"
-    "                if (flags & AK_G9_PROMOTE) {\n"
-    "                    /* fp8, precise: each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at\n"
-    "                       the step's first k32), waited for and added into the f32 accumulators d in registers: the\n"
-    "                       tensor core's fp8 accumulation keeps fewer bits than f32 (about 14), so it only ever sums 128\n"
-    "                       products here. While one consumer adds, the other one's wgmmas run. */\n"
-    "                    float acc8[ND];\n"
+    "            if constexpr (PR) {\n"
+    "                /* fp8, precise (PR): each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at\n"
+    "                   the step's first k32), waited for and added into the f32 sums d: the tensor core's fp8 accumulation\n"
+    "                   keeps about 14 bits, so it never sums more than 128 products. While one consumer adds, the other\n"
+    "                   one's wgmmas run. Its own kernel: with the one-accumulator loop in the same function, ptxas saw\n"
+    "                   d as a wgmma accumulator written by the adds and serialized every wgmma (C7515). */\n"
+    "                float acc8[ND];\n"
     "#pragma unroll\n"
-    "                    for (int i = 0; i < ND; i++) d[i] = 0.0f;\n"
+    "                for (int i = 0; i < ND; i++) d[i] = 0.0f;\n"
     "#pragma unroll 1\n"
-    "                    for (int kb = 0; kb < nk; kb++) {\n"
-    "                        const int iq = it + kb, s = iq % S, ph = (iq / S) & 1;\n"
-    "                        const ak_u32 sa = s0 + s * STAGE + cw * 8192, sb = s0 + s * STAGE + A_BYTES;\n"
-    "                        ak_mbar_wait(bar0 + 8 * s, ph);\n"
-    "                        ak_wgmma_fence();\n"
+    "                for (int kb = 0; kb < nk; kb++) {\n"
+    "                    const int iq = it + kb, s = iq % S, ph = (iq / S) & 1;\n"
+    "                    const ak_u32 sa = s0 + s * STAGE + cw * 8192, sb = s0 + s * STAGE + A_BYTES;\n"
+    "                    ak_mbar_wait(bar0 + 8 * s, ph);\n"
+    "                    ak_wgmma_fence();\n"
     "#pragma unroll\n"
-    "                        for (int kk = 0; kk < 4; kk++)\n"
-    "                            ak_g9_mma8<IN, BN>(acc8, ak_g9_desc(sa + 32 * kk, 16, 1024), ak_g9_desc(sb + 32 * kk, 16, 1024), kk > 0 ? 1 : 0);\n"
-    "                        ak_wgmma_commit();\n"
-    "                        ak_wgmma_wait<0>();\n"
-    "                        if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + s));\n"
+    "                    for (int kk = 0; kk < 4; kk++)\n"
+    "                        ak_g9_mma8<IN, BN>(acc8, ak_g9_desc(sa + 32 * kk, 16, 1024), ak_g9_desc(sb + 32 * kk, 16, 1024), kk > 0 ? 1 : 0);\n"
+    "                    ak_wgmma_commit();\n"
+    "                    ak_wgmma_wait<0>();\n"
+    "                    if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + s));\n"
     "#pragma unroll\n"
-    "                        for (int i = 0; i < ND; i++) d[i] += acc8[i];\n"
-    "                    }\n"
-    "                    promoted = true;\n"
+    "                    for (int i = 0; i < ND; i++) d[i] += acc8[i];\n"
     "                }\n"
-    "            }\n"
-    "            if (!promoted) {\n"
+    "            } else {\n"
     "                for (int kb = 0; kb < nk; kb++, it++) {\n"
     "                    const int s = it % S, ph = (it / S) & 1;\n"
     "                    const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;\n"
@@ -20815,13 +20807,13 @@ static const char _ak_src_gemm_sm90[] =
     " * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +\n"
     " * the barriers + 1 KiB of alignment (the host passes it). */\n"
     "#if defined(AK_WGMMA)\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN) ak_g9_gemm<DT, BN, TA, TB, PP, IN>(AK_G9_ARGS);\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS);\n"
     "#else\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN)\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)\n"
     "#endif\n"
-    "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN)                  \\\n"
+    "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN, PR)              \\\n"
     "    AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \\\n"
-    "        AK_G9_BODY(DT, BN, TA, TB, PP, IN)                          \\\n"
+    "        AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)                      \\\n"
     "    }\n"
     "/* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */\n"
     "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 16\n"
@@ -20831,63 +20823,70 @@ static const char _ak_src_gemm_sm90[] =
     "// kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16\n"
     "// kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16\n"
     "// kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1, 0)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1, 0, 0)\n"
     "#endif\n"
-    "/* fp8: ak_gemm_sm90_<n256|n128|p128>_kk_<A type><B type> (e4 = e4m3, e5 = e5m2); D f32, f16 or bf16 (flags) */\n"
+    "/* fp8: ak_gemm_sm90_<n256|n128|p128>_kk_<A type><B type> (e4 = e4m3, e5 = e5m2), one accumulation over all of k\n"
+    " * (fast_accum 1); q128: the 128 x 128 cooperative kernel with the precise k loop (fast_accum 0, PR). D f32, f16 or\n"
+    " * bf16 (flags) */\n"
     "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 8\n"
     "// kernels: ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5\n"
     "// kernels: ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5\n"
     "// kernels: ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e4, ak_bf16_t, 256, 0, 1, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e4, ak_bf16_t, 256, 0, 1, 0, 3)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e5, ak_bf16_t, 256, 0, 1, 0, 4)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e4, ak_bf16_t, 128, 0, 1, 0, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e4, ak_bf16_t, 128, 0, 1, 0, 3)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e5, ak_bf16_t, 128, 0, 1, 0, 4)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e4, ak_bf16_t, 256, 0, 1, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e4, ak_bf16_t, 256, 0, 1, 0, 3, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e5, ak_bf16_t, 256, 0, 1, 0, 4, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e4, ak_bf16_t, 128, 0, 1, 0, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e4, ak_bf16_t, 128, 0, 1, 0, 3, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e5, ak_bf16_t, 128, 0, 1, 0, 4, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4, 0)\n"
+    "// kernels: ak_gemm_sm90_q128_kk_e4e4 ak_gemm_sm90_q128_kk_e4e5 ak_gemm_sm90_q128_kk_e5e4 ak_gemm_sm90_q128_kk_e5e5\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_q128_kk_e4e4, ak_bf16_t, 128, 0, 1, 0, 1, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_q128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_q128_kk_e5e4, ak_bf16_t, 128, 0, 1, 0, 3, 1)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_q128_kk_e5e5, ak_bf16_t, 128, 0, 1, 0, 4, 1)\n"
     "#endif\n"
     "/* TF32: ak_gemm_sm90_<n256|n128|p128>_kk_x32 (f32 inputs, K-major: A stored M x K, B stored N x K; the host copies\n"
     " * other layouts into that form first); D f32 */\n"
     "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 32\n"
     "// kernels: ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_x32, ak_bf16_t, 256, 0, 1, 0, 6)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_x32, ak_bf16_t, 128, 0, 1, 0, 6)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_x32, ak_bf16_t, 128, 0, 1, 1, 6)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_x32, ak_bf16_t, 256, 0, 1, 0, 6, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_x32, ak_bf16_t, 128, 0, 1, 0, 6, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_x32, ak_bf16_t, 128, 0, 1, 1, 6, 0)\n"
     "#endif\n"
     "/* int8: ak_gemm_sm90_<n256|n128|p128>_kk_i8; D int32 (raw sums), f32, f16 or bf16 (flags) */\n"
     "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 1\n"
     "// kernels: ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_i8, ak_bf16_t, 128, 0, 1, 0, 5)\n"
-    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_i8, ak_bf16_t, 128, 0, 1, 1, 5)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n128_kk_i8, ak_bf16_t, 128, 0, 1, 0, 5, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_i8, ak_bf16_t, 128, 0, 1, 1, 5, 0)\n"
     "#endif\n"
     ;
 
@@ -24177,7 +24176,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_fp8", _ak_src_gemm_fp8,
       "ak_gemm_fp8_l_e4e4 ak_gemm_fp8_l_e4e5 ak_gemm_fp8_l_e5e4 ak_gemm_fp8_l_e5e5 ak_gemm_fp8_s_e4e4 ak_gemm_fp8_s_e4e5 ak_gemm_fp8_s_e5e4 ak_gemm_fp8_s_e5e5" },
     { "gemm_sm90", _ak_src_gemm_sm90,
-      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_q128_kk_e4e4 ak_gemm_sm90_q128_kk_e4e5 ak_gemm_sm90_q128_kk_e5e4 ak_gemm_sm90_q128_kk_e5e5 ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -24278,7 +24277,6 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_G9_SA_ROW 1
 #define _AK_G9_SB_COL 2
 #define _AK_G9_OBF16 128
-#define _AK_G9_PROMOTE (1 << 24)
 #define _AK_G9_I32 (1 << 25)
 /* host constants of kernels/quant.hip (its `// >>host` block) */
 #define _AK_FP8_FMT_E4M3 0
@@ -24542,7 +24540,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:595 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:587 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, int32_t ks, float alpha, float beta,
                                        int32_t flags, float ap, const void* sA, const void* sB) {
@@ -25088,6 +25086,10 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_sm90_p128_kk_e4e5", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_e5e4", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_e5e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_q128_kk_e4e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_q128_kk_e4e5", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_q128_kk_e5e4", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_q128_kk_e5e5", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n256_kk_x32", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n128_kk_x32", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_x32", _AK_KIF_gemm_sm90 },
@@ -27911,13 +27913,16 @@ static ak_result _ak_gemm_plan_fp8(ak_context* ctx, const ak_gemm_desc* g, const
     t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + (g->fast_accum ? _ak_gemm_sm90_variant(g, cus) : 1));
     p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
     p->reason = g->fast_accum ? t->reason
-                              : "Hopper fp8, precise (fast_accum 0): the 128x128 TMA kernel; each k step of 128 values is summed by "
+                              : "Hopper fp8, precise (fast_accum 0): the 128x128 TMA kernel with the precise k loop (q128); each k step "
+                                "of 128 values is summed by "
                                 "its 4 m64n128k32 wgmmas alone (scale-d 0 at the first), waited for and added into 64 f32 registers a "
                                 "thread (two accumulators fit only this tile), so the wgmma's ~14-bit accumulation never spans more "
                                 "than 128 products";
     p->path = "wgmma";
     p->shared_bytes = _ak_gemm_sm90_smem(t->bn);
-    snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_%s%s", t->tag, g->dtype == AK_FP8_E4M3 ? "e4" : "e5", tb == AK_FP8_E4M3 ? "e4" : "e5");
+    /* the precise k loop is its own kernel (q128) */
+    snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_kk_%s%s", g->fast_accum ? t->tag : "sm90_q128", g->dtype == AK_FP8_E4M3 ? "e4" : "e5",
+             tb == AK_FP8_E4M3 ? "e4" : "e5");
     return AK_OK;
 }
 
@@ -28459,8 +28464,7 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
             (g->beta != 0.0f ? _AK_G9_C : 0) | (g->bias ? _AK_G9_BIAS : 0) |
             (g->residual ? _AK_G9_RES : 0) | (_ak_gemm_epi_vec(g, s) ? _AK_G9_VEC : 0) | (g->activation << _AK_G9_ACT_SHIFT) |
             (g->out_dtype == AK_BF16 ? _AK_G9_OBF16 : 0) | (g->scale_a && g->scale_a_per_row ? _AK_G9_SA_ROW : 0) |
-            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0) |
-            (_ak_gemm_is_fp8(g->dtype) && !g->fast_accum ? _AK_G9_PROMOTE : 0);
+            (g->scale_b && g->scale_b_per_col ? _AK_G9_SB_COL : 0);
     _ak_kargs_gemm_sm90(&a, &maps[0], &maps[1], g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                         (int32_t)s->n, (int32_t)s->k, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                         (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, ba, bb, (int32_t)ks, g->alpha, g->beta,

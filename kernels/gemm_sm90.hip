@@ -60,11 +60,8 @@
  * read C, 4 bias, 5 residual, 6 the epilogue may use 4-element vectors,
  * bits 8..23 the activation's AK_UNARY_* code (kernels/gemm.hip's bits where
  * they agree); 8-bit kernels: bit 0 sA has M values, 1 sB has N values, 7 the
- * 16-bit output type is bf16 (else f16), 24 promote: each k step's wgmma sum
- * (128 values) is added into separate f32 registers (honoured by the 128 x 128
- * cooperative kernels only: the others have no registers for a second
- * accumulator, and the host sends it to no other), 25 (int8) D is int32, the
- * raw sums (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.
+ * 16-bit output type is bf16 (else f16), 25 (int8) D is int32, the raw sums
+ * (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.
  * AK_G9_ONLY=16 / 8 / 1 / 32 (the host passes it) keeps only the 16-bit / the
  * fp8 / the int8 / the TF32 kernels: a smaller program; without it, the whole
  * family. */
@@ -79,7 +76,6 @@
 #define AK_G9_SA_ROW 1
 #define AK_G9_SB_COL 2
 #define AK_G9_OBF16 128
-#define AK_G9_PROMOTE (1 << 24)
 #define AK_G9_I32 (1 << 25)
 // <<host
 
@@ -404,7 +400,7 @@ AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, in
  * CTA's tiles alternate between them, two m64 wgmmas per k16), so one
  * consumer's epilogue overlaps the other's k loop (the k loops take turns,
  * ordered by named barriers 3 and 4). */
-template <class DT, int BN, int TA, int TB, int PP, int IN>
+template <class DT, int BN, int TA, int TB, int PP, int IN, int PR>
 AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     enum {
         ES = IN == 6 ? 4 : IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,
@@ -477,35 +473,31 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the
                barriers (parity waits) and the two k loops take turns on the tensor cores */
             if (PP && j > 0) ak_named_bar(3 + ((j - 1) & 1), 256);
-            bool promoted = false;
-            if constexpr (IN >= 1 && IN <= 4 && NH * ND <= 64) {
-                if (flags & AK_G9_PROMOTE) {
-                    /* fp8, precise: each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at
-                       the step's first k32), waited for and added into the f32 accumulators d in registers: the
-                       tensor core's fp8 accumulation keeps fewer bits than f32 (about 14), so it only ever sums 128
-                       products here. While one consumer adds, the other one's wgmmas run. */
-                    float acc8[ND];
+            if constexpr (PR) {
+                /* fp8, precise (PR): each k step of 128 values goes into its own wgmma accumulator acc8 (scale-d 0 at
+                   the step's first k32), waited for and added into the f32 sums d: the tensor core's fp8 accumulation
+                   keeps about 14 bits, so it never sums more than 128 products. While one consumer adds, the other
+                   one's wgmmas run. Its own kernel: with the one-accumulator loop in the same function, ptxas saw
+                   d as a wgmma accumulator written by the adds and serialized every wgmma (C7515). */
+                float acc8[ND];
 #pragma unroll
-                    for (int i = 0; i < ND; i++) d[i] = 0.0f;
+                for (int i = 0; i < ND; i++) d[i] = 0.0f;
 #pragma unroll 1
-                    for (int kb = 0; kb < nk; kb++) {
-                        const int iq = it + kb, s = iq % S, ph = (iq / S) & 1;
-                        const ak_u32 sa = s0 + s * STAGE + cw * 8192, sb = s0 + s * STAGE + A_BYTES;
-                        ak_mbar_wait(bar0 + 8 * s, ph);
-                        ak_wgmma_fence();
+                for (int kb = 0; kb < nk; kb++) {
+                    const int iq = it + kb, s = iq % S, ph = (iq / S) & 1;
+                    const ak_u32 sa = s0 + s * STAGE + cw * 8192, sb = s0 + s * STAGE + A_BYTES;
+                    ak_mbar_wait(bar0 + 8 * s, ph);
+                    ak_wgmma_fence();
 #pragma unroll
-                        for (int kk = 0; kk < 4; kk++)
-                            ak_g9_mma8<IN, BN>(acc8, ak_g9_desc(sa + 32 * kk, 16, 1024), ak_g9_desc(sb + 32 * kk, 16, 1024), kk > 0 ? 1 : 0);
-                        ak_wgmma_commit();
-                        ak_wgmma_wait<0>();
-                        if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + s));
+                    for (int kk = 0; kk < 4; kk++)
+                        ak_g9_mma8<IN, BN>(acc8, ak_g9_desc(sa + 32 * kk, 16, 1024), ak_g9_desc(sb + 32 * kk, 16, 1024), kk > 0 ? 1 : 0);
+                    ak_wgmma_commit();
+                    ak_wgmma_wait<0>();
+                    if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + s));
 #pragma unroll
-                        for (int i = 0; i < ND; i++) d[i] += acc8[i];
-                    }
-                    promoted = true;
+                    for (int i = 0; i < ND; i++) d[i] += acc8[i];
                 }
-            }
-            if (!promoted) {
+            } else {
                 for (int kb = 0; kb < nk; kb++, it++) {
                     const int s = it % S, ph = (it / S) & 1;
                     const ak_u32 sa = s0 + s * STAGE + (PP ? 0 : cw * 8192), sb = s0 + s * STAGE + A_BYTES;
@@ -587,13 +579,13 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
  * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +
  * the barriers + 1 KiB of alignment (the host passes it). */
 #if defined(AK_WGMMA)
-#define AK_G9_BODY(DT, BN, TA, TB, PP, IN) ak_g9_gemm<DT, BN, TA, TB, PP, IN>(AK_G9_ARGS);
+#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS);
 #else
-#define AK_G9_BODY(DT, BN, TA, TB, PP, IN)
+#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)
 #endif
-#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN)                  \
+#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN, PR)              \
     AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \
-        AK_G9_BODY(DT, BN, TA, TB, PP, IN)                          \
+        AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)                      \
     }
 /* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */
 #if !defined(AK_G9_ONLY) || AK_G9_ONLY == 16
@@ -603,61 +595,68 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
 // kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16
 // kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16
 // kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0, 0)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1, 0)
-AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kn_f16, ak_f16_t, 256, 0, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mk_f16, ak_f16_t, 256, 1, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mn_f16, ak_f16_t, 256, 1, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_bf16, ak_bf16_t, 256, 0, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kn_bf16, ak_bf16_t, 256, 0, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mk_bf16, ak_bf16_t, 256, 1, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_mn_bf16, ak_bf16_t, 256, 1, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_f16, ak_f16_t, 128, 0, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kn_f16, ak_f16_t, 128, 0, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mk_f16, ak_f16_t, 128, 1, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mn_f16, ak_f16_t, 128, 1, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mn_f16, ak_f16_t, 128, 1, 0, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_bf16, ak_bf16_t, 128, 0, 1, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kn_bf16, ak_bf16_t, 128, 0, 0, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mk_bf16, ak_bf16_t, 128, 1, 1, 1, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_mn_bf16, ak_bf16_t, 128, 1, 0, 1, 0, 0)
 #endif
-/* fp8: ak_gemm_sm90_<n256|n128|p128>_kk_<A type><B type> (e4 = e4m3, e5 = e5m2); D f32, f16 or bf16 (flags) */
+/* fp8: ak_gemm_sm90_<n256|n128|p128>_kk_<A type><B type> (e4 = e4m3, e5 = e5m2), one accumulation over all of k
+ * (fast_accum 1); q128: the 128 x 128 cooperative kernel with the precise k loop (fast_accum 0, PR). D f32, f16 or
+ * bf16 (flags) */
 #if !defined(AK_G9_ONLY) || AK_G9_ONLY == 8
 // kernels: ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5
 // kernels: ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5
 // kernels: ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e4, ak_bf16_t, 256, 0, 1, 0, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e4, ak_bf16_t, 256, 0, 1, 0, 3)
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e5, ak_bf16_t, 256, 0, 1, 0, 4)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e4, ak_bf16_t, 128, 0, 1, 0, 1)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e4, ak_bf16_t, 128, 0, 1, 0, 3)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e5, ak_bf16_t, 128, 0, 1, 0, 4)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e4, ak_bf16_t, 256, 0, 1, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e4, ak_bf16_t, 256, 0, 1, 0, 3, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e5e5, ak_bf16_t, 256, 0, 1, 0, 4, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e4, ak_bf16_t, 128, 0, 1, 0, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e4, ak_bf16_t, 128, 0, 1, 0, 3, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_e5e5, ak_bf16_t, 128, 0, 1, 0, 4, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e5, ak_bf16_t, 128, 0, 1, 1, 2, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e4, ak_bf16_t, 128, 0, 1, 1, 3, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e5e5, ak_bf16_t, 128, 0, 1, 1, 4, 0)
+// kernels: ak_gemm_sm90_q128_kk_e4e4 ak_gemm_sm90_q128_kk_e4e5 ak_gemm_sm90_q128_kk_e5e4 ak_gemm_sm90_q128_kk_e5e5
+AK_GEMM_SM90(ak_gemm_sm90_q128_kk_e4e4, ak_bf16_t, 128, 0, 1, 0, 1, 1)
+AK_GEMM_SM90(ak_gemm_sm90_q128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2, 1)
+AK_GEMM_SM90(ak_gemm_sm90_q128_kk_e5e4, ak_bf16_t, 128, 0, 1, 0, 3, 1)
+AK_GEMM_SM90(ak_gemm_sm90_q128_kk_e5e5, ak_bf16_t, 128, 0, 1, 0, 4, 1)
 #endif
 /* TF32: ak_gemm_sm90_<n256|n128|p128>_kk_x32 (f32 inputs, K-major: A stored M x K, B stored N x K; the host copies
  * other layouts into that form first); D f32 */
 #if !defined(AK_G9_ONLY) || AK_G9_ONLY == 32
 // kernels: ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_x32, ak_bf16_t, 256, 0, 1, 0, 6)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_x32, ak_bf16_t, 128, 0, 1, 0, 6)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_x32, ak_bf16_t, 128, 0, 1, 1, 6)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_x32, ak_bf16_t, 256, 0, 1, 0, 6, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_x32, ak_bf16_t, 128, 0, 1, 0, 6, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_x32, ak_bf16_t, 128, 0, 1, 1, 6, 0)
 #endif
 /* int8: ak_gemm_sm90_<n256|n128|p128>_kk_i8; D int32 (raw sums), f32, f16 or bf16 (flags) */
 #if !defined(AK_G9_ONLY) || AK_G9_ONLY == 1
 // kernels: ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8
-AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5)
-AK_GEMM_SM90(ak_gemm_sm90_n128_kk_i8, ak_bf16_t, 128, 0, 1, 0, 5)
-AK_GEMM_SM90(ak_gemm_sm90_p128_kk_i8, ak_bf16_t, 128, 0, 1, 1, 5)
+AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n128_kk_i8, ak_bf16_t, 128, 0, 1, 0, 5, 0)
+AK_GEMM_SM90(ak_gemm_sm90_p128_kk_i8, ak_bf16_t, 128, 0, 1, 1, 5, 0)
 #endif

@@ -832,20 +832,22 @@ static void fp8_errors_and_plans(void) {
     }
     x = g; x.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); x.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); x.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
     x.m = 8192; x.n = 8192; x.k = 8192; x.dtype_b = AK_FP8_E5M2;
-    /* precise (default): the 128x128 cooperative kernel at every shape; fast_accum 1: the 16-bit tile rule */
+    /* precise (default): the 128x128 cooperative kernel with the precise k loop (q128) at every shape; fast_accum 1:
+       the 16-bit tile rule */
     AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
-    AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n128_kk_e4e5") && strstr(p.reason, "precise"), "fp8 precise 8192^3 plan %s", p.kernel);
+    AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_q128_kk_e4e5") && strstr(p.reason, "precise"), "fp8 precise 8192^3 plan %s", p.kernel);
+    AKT_CHECK(src90 && strstr(src90, "AK_GEMM_SM90(ak_gemm_sm90_q128_kk_e4e5, ak_bf16_t, 128, 0, 1, 0, 2, 1)"));
     x.k = 1024; AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
-    AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n128_kk_e4e5"), "fp8 precise k 1024 plan %s", p.kernel);
+    AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_q128_kk_e4e5"), "fp8 precise k 1024 plan %s", p.kernel);
     x.k = 8192; x.fast_accum = 1;
     AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
     AKT_CHECKF(!strcmp(p.path, "wgmma") && !strcmp(p.kernel, "ak_gemm_sm90_n256_kk_e4e5") && p.bk == 128 && p.threads == 384,
                "fp8 8192^3 plan %s (%s) bk %d", p.kernel, p.path, p.bk);
-    AKT_CHECK(src90 && strstr(src90, "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2)"));
+    AKT_CHECK(src90 && strstr(src90, "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_e4e5, ak_bf16_t, 256, 0, 1, 0, 2, 0)"));
     x.k = 1024; x.dtype_b = 0;
     AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
     AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_p128_kk_e4e4"), "fp8 k 1024 plan %s", p.kernel);
-    AKT_CHECK(src90 && strstr(src90, "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1)"));
+    AKT_CHECK(src90 && strstr(src90, "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_e4e4, ak_bf16_t, 128, 0, 1, 1, 1, 0)"));
     x.m = 1; x.n = 4096; x.k = 4096;
     AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
     AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n128_kk_e4e4"), "fp8 m 1 plan %s", p.kernel);
@@ -1039,7 +1041,7 @@ static void i8_errors_and_plans(void) {
             AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
             AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n256_kk_i8") && !strcmp(p.path, "wgmma") && p.bm == 128 && p.bn == 256 &&
                        p.bk == 128 && p.threads == 384, "sm_90 i8 plan %s (%s) %dx%dx%d/%d", p.kernel, p.path, p.bm, p.bn, p.bk, p.threads);
-            AKT_CHECK(src9 && strstr(src9, "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5)"));
+            AKT_CHECK(src9 && strstr(src9, "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_i8, ak_bf16_t, 256, 0, 1, 0, 5, 0)"));
             x.m = 100; x.n = 300; x.out_dtype = AK_I32;
             AKT_OK(ak_gemm_plan_get(ctx, &x, &p));
             AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_sm90_n128_kk_i8") && p.bn == 128, "sm_90 i8 small plan %s", p.kernel);

@@ -369,17 +369,18 @@ static void akk_walk_matrix(ak_context* ctx) {
             }
         }
         if (d == 0 && ctx->dev.arch_info && ctx->dev.arch_info->matrix == AK_MATRIX_WGMMA) {
-            /* fp8 on the Hopper kernel: every pair of formats x the three variants (128x256, ping-pong, 128x128);
-               fast_accum 1 reaches the first two (the precise default runs the 128x128 one), v 2 is precise */
+            /* fp8 on the Hopper kernel: every pair of formats x the four kernels (128x256, ping-pong, 128x128 and
+               the precise 128x128 one, q128); v 2 is precise (fast_accum 0), v 3 the 128x128 tile with fast_accum 1 */
             static const ak_dtype f8[2] = { AK_FP8_E4M3, AK_FP8_E5M2 };
             static const size_t sh[3][3] = { { 2048, 4096, 4096 }, { 2048, 4096, 64 }, { 256, 1024, 64 } };
             int pa, v;
             for (pa = 0; pa < 4; pa++)
-                for (v = 0; v < 3; v++) {
+                for (v = 0; v < 4; v++) {
                     ak_gemm_desc g = ak_gemm_desc_default();
+                    const int si = v == 3 ? 2 : v;
                     g.dtype = f8[pa / 2]; g.dtype_b = f8[pa % 2]; g.out_dtype = v == 1 ? AK_F16 : AK_BF16;
                     g.a = a; g.b = b; g.d = dd; g.trans_b = 1;
-                    g.m = sh[v][0]; g.n = sh[v][1]; g.k = sh[v][2];
+                    g.m = sh[si][0]; g.n = sh[si][1]; g.k = sh[si][2];
                     g.scale_a = (const float*)(const void*)((char*)b + big * 2); g.scale_b = g.scale_a + 4096;
                     g.scale_a_per_row = g.scale_b_per_col = v != 2;
                     g.fast_accum = v != 2;
