@@ -22188,9 +22188,11 @@ static const char _ak_src_quant[] =
     " * *amax (an atomic max on its bits; the host zeroes it first).\n"
     " * Dequantize: y = s q in fp32, rounded to y's dtype.\n"
     " *\n"
-    " * One block of 256 threads per group for rows (two passes over a row when the\n"
-    " * scale is computed: the second from L2), one warp per 1 x 128 block (4\n"
-    " * elements a lane), 8 elements a thread for the tensor mode. The fp8 code of\n"
+    " * Rows: one block of 256 threads per row. A row of up to 8192 elements (a\n"
+    " * multiple of 4, aligned) is held in registers and read once; a longer row is\n"
+    " * read twice when its scale is computed (the second time from L2). 1 x 128\n"
+    " * blocks: one wave per block (4 elements a lane on wave32). Tensor mode: 8\n"
+    " * elements a thread. One kernel per mode (ak_quant_[row_|block_]<x>_<fp8>). The fp8 code of\n"
     " * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with\n"
     " * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion\n"
     " * (cvt.rn.satfinite), which rounds and saturates the same way. */\n"
@@ -22314,7 +22316,45 @@ static const char _ak_src_quant[] =
     "    return v;\n"
     "}\n"
     "\n"
-    "/* One group of n elements at x (scale s or computed), written to q. Block-cooperative. */\n"
+    "/* A row of n <= 4 AK_QUANT_ROW_UNITS blockDim elements (n % 4 == 0, x aligned to 4 elements, q to 4 bytes) held in\n"
+    " * registers: one read of x (4-element vector loads, all issued before the block's max), then the codes from the\n"
+    " * registers. false: the row does not qualify (nothing done). Block-cooperative. */\n"
+    "#define AK_QUANT_ROW_UNITS 8\n"
+    "template <class D, int F>\n"
+    "AK_INLINE bool ak_quant_row_regs(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {\n"
+    "    const ak_i64 n4 = n / 4;\n"
+    "    if ((n & 3) || n4 > (ak_i64)AK_QUANT_ROW_UNITS * blockDim.x || (((ak_u64)x) & (4 * D::SIZE - 1)) || (((ak_u64)q) & 3u))\n"
+    "        return false;\n"
+    "    float v[AK_QUANT_ROW_UNITS][4], m = 0.0f, s;\n"
+    "#pragma unroll\n"
+    "    for (int u = 0; u < AK_QUANT_ROW_UNITS; u++) {\n"
+    "        const ak_i64 j = threadIdx.x + (ak_i64)u * blockDim.x;\n"
+    "        if (j < n4) {\n"
+    "            D::ld4(x + 4 * j, v[u]);\n"
+    "            for (int k = 0; k < 4; k++) m = ak_absmax(m, v[u][k]);\n"
+    "        }\n"
+    "    }\n"
+    "    if (compute || amax) m = ak_quant_block_max(m, scratch);\n"
+    "    if (compute) {\n"
+    "        s = ak_quant_scale_of<F>(m);\n"
+    "        if (threadIdx.x == 0) *sp = s;\n"
+    "    } else {\n"
+    "        s = *sp;\n"
+    "    }\n"
+    "    if (threadIdx.x == 0) ak_quant_amax_fold(amax, m);\n"
+    "    const float inv = ak_quant_inv(s);\n"
+    "#pragma unroll\n"
+    "    for (int u = 0; u < AK_QUANT_ROW_UNITS; u++) {\n"
+    "        const ak_i64 j = threadIdx.x + (ak_i64)u * blockDim.x;\n"
+    "        if (j < n4) {\n"
+    "            for (int k = 0; k < 4; k++) v[u][k] *= inv;\n"
+    "            ((ak_u32*)q)[j] = ak_fp8_enc4<F>(v[u]);\n"
+    "        }\n"
+    "    }\n"
+    "    return true;\n"
+    "}\n"
+    "\n"
+    "/* One group of n elements at x (scale s or computed), written to q: two reads of x (the second from L2). Block-cooperative. */\n"
     "template <class D, int F>\n"
     "AK_INLINE void ak_quant_span(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {\n"
     "    float m = 0.0f, s;\n"
@@ -22390,15 +22430,18 @@ static const char _ak_src_quant[] =
     "    if (amax && lane == 0) ak_quant_amax_fold(amax, lm);\n"
     "}\n"
     "\n"
-    "template <class D, int F>\n"
-    "AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale,\n"
+    "/* MODE: one kernel per scale mode (the row and block forms hold more in registers; in one kernel with the tensor\n"
+    " * form they cut its occupancy, and with it the tensor form's loads in flight) */\n"
+    "template <class D, int F, int MODE>\n"
+    "AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, float* scale,\n"
     "                             int compute, float* amax, const float* amax_in) {\n"
     "    __shared__ float scratch[AK_QUANT_THREADS / 32];\n"
-    "    if (mode == AK_QUANT_BLOCK) {\n"
+    "    if (MODE == AK_QUANT_BLOCK) {\n"
     "        ak_quant_blocks<D, F>(x, q, rows, cols, scale, compute, amax);\n"
-    "    } else if (mode == AK_QUANT_ROW) {\n"
+    "    } else if (MODE == AK_QUANT_ROW) {\n"
     "        for (ak_i64 r = blockIdx.x; r < rows; r += gridDim.x)\n"
-    "            ak_quant_span<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch);\n"
+    "            if (!ak_quant_row_regs<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch))\n"
+    "                ak_quant_span<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch);\n"
     "    } else {\n"
     "        /* the tensor as chunks of 8 elements a thread; the scale is read, or computed from amax_in (the\n"
     "           tensor's amax, ak_quant_amax run before) and written by thread 0 */\n"
@@ -22475,7 +22518,16 @@ static const char _ak_src_quant[] =
     "\n"
     "#define AK_QUANT(DN, D, FN, F)                                                                                            \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
-    "        ak_quant_impl<D, F>(x, q, rows, cols, mode, scale, compute, amax, amax_in);                                      \\\n"
+    "        (void)mode;                                                                                                      \\\n"
+    "        ak_quant_impl<D, F, AK_QUANT_TENSOR>(x, q, rows, cols, scale, compute, amax, amax_in);                           \\\n"
+    "    }                                                                                                                    \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_row_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
+    "        (void)mode;                                                                                                      \\\n"
+    "        ak_quant_impl<D, F, AK_QUANT_ROW>(x, q, rows, cols, scale, compute, amax, amax_in);                              \\\n"
+    "    }                                                                                                                    \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_block_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
+    "        (void)mode;                                                                                                      \\\n"
+    "        ak_quant_impl<D, F, AK_QUANT_BLOCK>(x, q, rows, cols, scale, compute, amax, amax_in);                            \\\n"
     "    }\n"
     "#define AK_DEQUANT(DN, D, FN, F)                                                                                          \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \\\n"
@@ -22499,6 +22551,12 @@ static const char _ak_src_quant[] =
     "// kernels: ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz\n"
     "// kernels: ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz\n"
     "// kernels: ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz\n"
+    "// kernels: ak_quant_row_f32_e4m3 ak_quant_row_f32_e5m2 ak_quant_row_f32_e4m3_fnuz ak_quant_row_f32_e5m2_fnuz\n"
+    "// kernels: ak_quant_row_f16_e4m3 ak_quant_row_f16_e5m2 ak_quant_row_f16_e4m3_fnuz ak_quant_row_f16_e5m2_fnuz\n"
+    "// kernels: ak_quant_row_bf16_e4m3 ak_quant_row_bf16_e5m2 ak_quant_row_bf16_e4m3_fnuz ak_quant_row_bf16_e5m2_fnuz\n"
+    "// kernels: ak_quant_block_f32_e4m3 ak_quant_block_f32_e5m2 ak_quant_block_f32_e4m3_fnuz ak_quant_block_f32_e5m2_fnuz\n"
+    "// kernels: ak_quant_block_f16_e4m3 ak_quant_block_f16_e5m2 ak_quant_block_f16_e4m3_fnuz ak_quant_block_f16_e5m2_fnuz\n"
+    "// kernels: ak_quant_block_bf16_e4m3 ak_quant_block_bf16_e5m2 ak_quant_block_bf16_e4m3_fnuz ak_quant_block_bf16_e5m2_fnuz\n"
     "// kernels: ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32\n"
     "// kernels: ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16\n"
     "// kernels: ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16\n"
@@ -24188,7 +24246,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "pool", _ak_src_pool,
       "ak_pool_max_f32 ak_pool_max_f16 ak_pool_max_bf16 ak_pool_avg_f32 ak_pool_avg_f16 ak_pool_avg_bf16" },
     { "quant", _ak_src_quant,
-      "ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32 ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16 ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16 ak_dequant_kv_e4m3_f32 ak_dequant_kv_e5m2_f32 ak_dequant_kv_e4m3_f16 ak_dequant_kv_e5m2_f16 ak_dequant_kv_e4m3_bf16 ak_dequant_kv_e5m2_bf16 ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16" },
+      "ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz ak_quant_row_f32_e4m3 ak_quant_row_f32_e5m2 ak_quant_row_f32_e4m3_fnuz ak_quant_row_f32_e5m2_fnuz ak_quant_row_f16_e4m3 ak_quant_row_f16_e5m2 ak_quant_row_f16_e4m3_fnuz ak_quant_row_f16_e5m2_fnuz ak_quant_row_bf16_e4m3 ak_quant_row_bf16_e5m2 ak_quant_row_bf16_e4m3_fnuz ak_quant_row_bf16_e5m2_fnuz ak_quant_block_f32_e4m3 ak_quant_block_f32_e5m2 ak_quant_block_f32_e4m3_fnuz ak_quant_block_f32_e5m2_fnuz ak_quant_block_f16_e4m3 ak_quant_block_f16_e5m2 ak_quant_block_f16_e4m3_fnuz ak_quant_block_f16_e5m2_fnuz ak_quant_block_bf16_e4m3 ak_quant_block_bf16_e5m2 ak_quant_block_bf16_e4m3_fnuz ak_quant_block_bf16_e5m2_fnuz ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32 ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16 ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16 ak_dequant_kv_e4m3_f32 ak_dequant_kv_e5m2_f32 ak_dequant_kv_e4m3_f16 ak_dequant_kv_e5m2_f16 ak_dequant_kv_e4m3_bf16 ak_dequant_kv_e5m2_bf16 ak_quant_amax_f32 ak_quant_amax_f16 ak_quant_amax_bf16" },
     { "random", _ak_src_random,
       "ak_rand_uniform_f32 ak_rand_uniform_f16 ak_rand_uniform_bf16 ak_rand_normal_f32 ak_rand_normal_f16 ak_rand_normal_bf16 ak_dropout_f32 ak_dropout_f16 ak_dropout_bf16" },
     { "reduce", _ak_src_reduce,
@@ -24631,24 +24689,24 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
-/* kernels/quant.hip:304 ak_quant_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:347 ak_quant_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_i32(a_, compute); ak_args_ptr(a_, amax);
     ak_args_ptr(a_, amax_in);
 }
-/* kernels/quant.hip:308 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
+/* kernels/quant.hip:360 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
 static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:312 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
+/* kernels/quant.hip:364 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
 static inline void _ak_kargs_dequant_kv(_ak_kargs* kargs_, const void* q, void* y, int64_t nb, int64_t heads, int64_t rows, int64_t cols, int64_t s0, int64_t s1, int64_t s2, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant_kv);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, nb); ak_args_i64(a_, heads); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, s0); ak_args_i64(a_, s1); ak_args_i64(a_, s2);
     ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:316 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
+/* kernels/quant.hip:368 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
 static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_t n, void* amax) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
     ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
@@ -24794,6 +24852,10 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
 #define _ak_kargs_norm_narrow _ak_kargs_norm   /* kernels/norm.hip:389 ak_norm_narrow_##DT (macro AK_NORM): the same list */
 #define _AK_KIF_norm_narrow _AK_KIF_norm
+#define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:351 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
+#define _AK_KIF_quant_row _AK_KIF_quant
+#define _ak_kargs_quant_block _ak_kargs_quant   /* kernels/quant.hip:355 ak_quant_block_##DN##_##FN (macro AK_QUANT): the same list */
+#define _AK_KIF_quant_block _AK_KIF_quant
 #define _ak_kargs_softmax_narrow _ak_kargs_softmax   /* kernels/softmax.hip:356 ak_softmax_narrow_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_narrow _AK_KIF_softmax
 #define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:360 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
@@ -25148,9 +25210,17 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_pool_avg_f16", _AK_KIF_pool },
     { "ak_pool_avg_bf16", _AK_KIF_pool },
     { "ak_quant_f32_e4m3", _AK_KIF_quant },
+    { "ak_quant_row_f32_e4m3", _AK_KIF_quant },
+    { "ak_quant_block_f32_e4m3", _AK_KIF_quant },
     { "ak_quant_f32_e5m2", _AK_KIF_quant },
+    { "ak_quant_row_f32_e5m2", _AK_KIF_quant },
+    { "ak_quant_block_f32_e5m2", _AK_KIF_quant },
     { "ak_quant_f32_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_row_f32_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_block_f32_e4m3_fnuz", _AK_KIF_quant },
     { "ak_quant_f32_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_quant_row_f32_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_quant_block_f32_e5m2_fnuz", _AK_KIF_quant },
     { "ak_dequant_e4m3_f32", _AK_KIF_dequant },
     { "ak_dequant_e5m2_f32", _AK_KIF_dequant },
     { "ak_dequant_e4m3_fnuz_f32", _AK_KIF_dequant },
@@ -25159,9 +25229,17 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_dequant_kv_e5m2_f32", _AK_KIF_dequant_kv },
     { "ak_quant_amax_f32", _AK_KIF_quant_amax },
     { "ak_quant_f16_e4m3", _AK_KIF_quant },
+    { "ak_quant_row_f16_e4m3", _AK_KIF_quant },
+    { "ak_quant_block_f16_e4m3", _AK_KIF_quant },
     { "ak_quant_f16_e5m2", _AK_KIF_quant },
+    { "ak_quant_row_f16_e5m2", _AK_KIF_quant },
+    { "ak_quant_block_f16_e5m2", _AK_KIF_quant },
     { "ak_quant_f16_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_row_f16_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_block_f16_e4m3_fnuz", _AK_KIF_quant },
     { "ak_quant_f16_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_quant_row_f16_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_quant_block_f16_e5m2_fnuz", _AK_KIF_quant },
     { "ak_dequant_e4m3_f16", _AK_KIF_dequant },
     { "ak_dequant_e5m2_f16", _AK_KIF_dequant },
     { "ak_dequant_e4m3_fnuz_f16", _AK_KIF_dequant },
@@ -25170,9 +25248,17 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_dequant_kv_e5m2_f16", _AK_KIF_dequant_kv },
     { "ak_quant_amax_f16", _AK_KIF_quant_amax },
     { "ak_quant_bf16_e4m3", _AK_KIF_quant },
+    { "ak_quant_row_bf16_e4m3", _AK_KIF_quant },
+    { "ak_quant_block_bf16_e4m3", _AK_KIF_quant },
     { "ak_quant_bf16_e5m2", _AK_KIF_quant },
+    { "ak_quant_row_bf16_e5m2", _AK_KIF_quant },
+    { "ak_quant_block_bf16_e5m2", _AK_KIF_quant },
     { "ak_quant_bf16_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_row_bf16_e4m3_fnuz", _AK_KIF_quant },
+    { "ak_quant_block_bf16_e4m3_fnuz", _AK_KIF_quant },
     { "ak_quant_bf16_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_quant_row_bf16_e5m2_fnuz", _AK_KIF_quant },
+    { "ak_quant_block_bf16_e5m2_fnuz", _AK_KIF_quant },
     { "ak_dequant_e4m3_bf16", _AK_KIF_dequant },
     { "ak_dequant_e5m2_bf16", _AK_KIF_dequant },
     { "ak_dequant_e4m3_fnuz_bf16", _AK_KIF_dequant },
@@ -26094,7 +26180,8 @@ AKDEF ak_result ak_quantize(ak_context* ctx, const ak_quant_args* a, ak_stream* 
         if ((r = _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 8 + 1, _AK_QUANT_THREADS), _AK_QUANT_THREADS, 0, stream, &ka)) != AK_OK)
             goto done;
     }
-    _ak_fmt(kn, sizeof kn, "ak_quant_%s_%s", ak_dtype_name(a->x_dtype), _ak_quant_fmt_name(a->q_dtype));
+    _ak_fmt(kn, sizeof kn, "ak_quant_%s%s_%s", a->mode == AK_QUANT_ROW ? "row_" : a->mode == AK_QUANT_BLOCK ? "block_" : "",
+            ak_dtype_name(a->x_dtype), _ak_quant_fmt_name(a->q_dtype));
     if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) goto done;
     _ak_kargs_quant(&ka, a->x, a->q, (int64_t)a->rows, (int64_t)a->cols, (int32_t)a->mode, a->scale, a->compute_scale ? 1 : 0,
                     amax_in ? NULL : a->amax, amax_in ? amax_in : a->scale);

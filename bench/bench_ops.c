@@ -84,6 +84,7 @@
  *        w  input, cols elements of dtype (a per-column weight, random)
  *        t  input, one int64 per row, written by setup (copied from the device)
  *        f  output, one f32 per row         i  output, one int64 per row
+ *        b  output, one f32 per 1 x 128 block of each row (ceil(cols / 128) a row: block scales)
  *        T  output, cols x rows elements of dtype (a transpose; with x only)
  *        c  output, one f32 per column (a reduction over the rows; with x only: windows of columns)
  *        1  output, one f32 for the whole tensor (checked in full)
@@ -149,6 +150,29 @@ static ak_result run_cast(const bench_case* c, const bench_entry* e) {
 }
 static double bytes_cast(const bench_case* c, const bench_entry* e) {
     return (double)c->n * (double)(ak_dtype_size(c->dtype) + ak_dtype_size(e->dtype2));
+}
+/* fp8 scaled casts (ak_quantize, e4m3): op = the mode; param 1: delayed scaling (the scale read from buf[2], the
+ * tensor's amax written to buf[3] in the same pass), else current scaling (the scales computed, into buf[2]) */
+static ak_result run_quant(const bench_case* c, const bench_entry* e) {
+    ak_quant_args q;
+    memset(&q, 0, sizeof q);
+    q.x_dtype = c->dtype; q.x = c->buf[0]; q.q_dtype = e->dtype2; q.q = c->buf[1];
+    q.rows = c->rows; q.cols = c->cols; q.mode = (ak_quant_mode)e->op; q.scale = (float*)c->buf[2];
+    q.compute_scale = e->param == 0.0f;
+    q.amax = e->param != 0.0f ? (float*)c->buf[3] : NULL;
+    return ak_quantize(c->ctx, &q, NULL);
+}
+static double bytes_quant(const bench_case* c, const bench_entry* e) {
+    const double groups = e->op == AK_QUANT_ROW ? (double)c->rows
+                          : e->op == AK_QUANT_BLOCK ? (double)c->rows * (double)((c->cols + 127) / 128) : 1.0;
+    return (double)c->n * (double)(ak_dtype_size(c->dtype) + 1) + 4.0 * groups + (e->param != 0.0f ? 4.0 : 0.0);
+}
+/* delayed scaling's scale: 1 / 64 (|x| of the normal pool stays far below 448 / 64); the check copies it to the
+ * cpu case as a 't' buffer */
+static ak_result setup_quant_scale(bench_case* c, const bench_entry* e) {
+    const float s = 1.0f / 64.0f;
+    (void)e;
+    return ak_memcpy(c->ctx, c->buf[2], &s, sizeof s, AK_H2D);
 }
 static ak_result run_axpy(const bench_case* c, const bench_entry* e) {
     (void)e;
@@ -409,6 +433,15 @@ static ak_result setup_randn(bench_case* c, const bench_entry* e) {
     { name, AK_F16, AK_F16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param, "e" bufs, TOL_DEFAULT }, \
     { name, AK_BF16, AK_BF16, op, 1, EW_N, 1, EW_Q, io, run, NULL, NULL, nbuf, param, "e" bufs, TOL_DEFAULT }
 #define BENCH_CAST(a, b) { "cast", a, b, 0, 1, EW_N, 1, EW_Q, 0, run_cast, bytes_cast, NULL, 2, 0.0f, "exy", TOL_DEFAULT }
+/* fp8 scaled casts of an 8192 x 8192 tensor (f32, f16, bf16 -> e4m3): per row and per 1 x 128 block (current
+ * scaling: codes and scales checked bit for bit), per tensor current (two passes: the amax, then the codes) and
+ * per tensor delayed (one pass: the given scale, the amax written beside the codes) */
+#define BENCH_QUANT(t)                                                                                                    \
+    { "quant_row", t, AK_FP8_E4M3, AK_QUANT_ROW, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyf", TOL_EXACT }, \
+    { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }, \
+    { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
+    { "quant_tensor_delayed", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant,             \
+      setup_quant_scale, 4, 1.0f, "xFt1", TOL_EXACT }
 /* row ops (rows x cols) for f32, f16, bf16 */
 #define RD_R 65536
 #define RD_C 4096
@@ -430,6 +463,7 @@ static const bench_entry entries[] = {
     BENCH_CAST(AK_F32, AK_F16), BENCH_CAST(AK_F16, AK_F32),
     BENCH_CAST(AK_F32, AK_BF16), BENCH_CAST(AK_BF16, AK_F32),
     BENCH_CAST(AK_F16, AK_BF16), BENCH_CAST(AK_BF16, AK_F16),
+    BENCH_QUANT(AK_F32), BENCH_QUANT(AK_F16), BENCH_QUANT(AK_BF16),
     BENCH3("axpy",      0,                3, run_axpy,      2, 0.0f, "xY"),
     BENCH3("scale",     0,                2, run_scale,     2, 0.0f, "xy"),
     BENCH3("add",       AK_OP_ADD,        3, run_binary,    3, 0.0f, "xxy"),
@@ -721,7 +755,7 @@ static ak_result init_inputs(ak_context* ctx, pool* pools, const bench_entry* en
         }
         if (k == 'x' || k == 'Y') r = pool_copy(ctx, p, c->buf[b], 0, c->n, buf_shift(b), 1);
         else if (k == 'w') r = pool_copy(ctx, p, c->buf[b], 0, c->cols, buf_shift(b), 1);
-        else if (k == 'y' || k == 'f' || k == 'i' || k == 'T' || k == '1' || k == 'F' || k == 'v' || k == 'j' || k == 'c')
+        else if (k == 'y' || k == 'f' || k == 'b' || k == 'i' || k == 'T' || k == '1' || k == 'F' || k == 'v' || k == 'j' || k == 'c')
             r = ak_memset(ctx, c->buf[b], 0xFF, c->buf_bytes, NULL);
         if (r != AK_OK) return r;
     }
@@ -751,7 +785,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
 
     memset(res, 0, sizeof *res);
     for (k = lay; *k; k++)
-        if (!strchr(ew ? "xyY-" : cm ? "xTc-" : "xyYwtfiT1Fvj-", *k)) {
+        if (!strchr(ew ? "xyY-" : cm ? "xTc-" : "xyYwtfbiT1Fvj-", *k)) {
             fprintf(stderr, "bench_ops: %s: check layout \"%s\": '%c' is not a buffer kind%s\n", en->name, en->bufs, *k,
                     ew ? " of an element-wise op" : cm ? " beside a transposed output 'T'" : "");
             return AK_ERROR_INVALID_ARGUMENT;
@@ -815,6 +849,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
         case 'Y': per = ulen * es; gtype[b] = c->dtype; break;
         case 'T': per = ulen * es; gtype[b] = c->dtype; break;
         case 'f': case 'c': per = 4; gtype[b] = AK_F32; break;
+        case 'b': per = 4 * ((c->cols + 127) / 128); gtype[b] = AK_F32; break;
         case 'i': case 't': per = 8; gtype[b] = AK_I64; break;
         case '1': per = 4; gtype[b] = AK_F32; break;
         case 'F': per = ulen * es2; gtype[b] = en->dtype2; break;
@@ -833,7 +868,7 @@ static ak_result check_entry(ak_context* ctx, ak_context* cpu, pool* pools, cons
                                   (win[w][1] - win[w][0]) * per, AK_D2H);
                     off += win[w][1] - win[w][0];
                 }
-            if (kk != 't') gcount[b] = bytes / (kk == 'f' || kk == '1' || kk == 'c' ? 4 : kk == 'i' ? 8 : ak_dtype_size(gtype[b]));
+            if (kk != 't') gcount[b] = bytes / (kk == 'f' || kk == 'b' || kk == '1' || kk == 'c' ? 4 : kk == 'i' ? 8 : ak_dtype_size(gtype[b]));
         }
     }
     /* the CPU reference: the same run function on the cpu context */

@@ -43,6 +43,9 @@ Same operations, dtypes and shapes as bench_ops.c, same protocol, same JSON:
 
 Ops (the PyTorch call used as the peer; math in fp32 for f16/bf16 like amdkit):
   fill: y.fill_(1.5)             copy: y.copy_(x)            cast: x.to(dst)
+  quant_row / quant_block / quant_tensor: s = amax(|x|) / 448 over each row / 1 x 128 block / the tensor (1 where
+    the amax is 0), q = (x / s).clamp(-448, 448).to(float8_e4m3fn), returns (q, s); quant_tensor_delayed: the same
+    codes with s = 1/64, returns (q, amax(|x|))
   axpy: y.add_(x, alpha=1e-3)    scale: torch.mul(x, 0.75)   add/mul: torch.add/mul(x, y)
   relu, sigmoid, tanh: torch.*   leaky_relu: F.leaky_relu(x, 0.01)   silu: F.silu
   gelu: F.gelu (erf)             gelu_tanh: F.gelu(x, approximate='tanh')
@@ -114,7 +117,7 @@ ROWS_QUICK = (64, 1000)
 WIDE_FULL = (4096, 393216)  # the KernelBench-wide softmax
 WIDE_QUICK = (4, 40000)
 
-ESIZE = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i64": 8}   # i32 / i64: permute casts only
+ESIZE = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i64": 8, "fp8_e4m3": 1}   # i32 / i64: permute casts only; fp8: quant_*
 FLOATS = ("f32", "f16", "bf16")
 
 # parameters of the bench_ops.c run functions
@@ -128,6 +131,11 @@ RMS_ADD_EPS = 1e-6        # bench_ops.c's add_rmsnorm
 ROPE_HEAD_DIM = 128
 ROPE_THETA = 500000.0
 PERM_SEQ, PERM_QSEQ, PERM_HEAD_DIM = 1024, 16, 128
+# fp8 scaled casts (bench_ops.c's ak_quantize rows, e4m3): per row / 1 x 128 block / tensor with the scales computed,
+# and per tensor with a given scale (delayed scaling) and the amax computed
+QUANT = ("quant_row", "quant_block", "quant_tensor", "quant_tensor_delayed")
+FP8_MAX = 448.0
+QUANT_DELAYED_SCALE = 1.0 / 64.0
 LLM = ("add_layernorm", "add_rmsnorm", "rope_neox", "rope_interleaved", "embedding", "permute")
 # along an axis (bench_ops.c's names): reductions over the rows (dim 0), vector norms of the rows, RMS over 64
 # channels of [rows][64][cols / 64], a row operand broadcast over the rows, triu
@@ -177,6 +185,9 @@ def default_bytes(p):
     k = p.kind
     if k == "cast":
         return float(n * (ESIZE[p.src] + ESIZE[p.dst]))
+    if k in QUANT:
+        groups = p.rows if k == "quant_row" else p.rows * ((p.cols + 127) // 128) if k == "quant_block" else 1
+        return float(n * (es + 1) + 4 * groups + (4 if k == "quant_tensor_delayed" else 0))
     if k in IO:
         return float(IO[k] * n * es)
     if k in REDUCE:
@@ -236,6 +247,9 @@ def builtin_plans(quick):
     for a, b in (("f32", "f16"), ("f16", "f32"), ("f32", "bf16"), ("bf16", "f32"),
                  ("f16", "bf16"), ("bf16", "f16")):
         plans.append(Plan("cast", a + "->" + b, "cast", ew[0], ew[1]))
+    for name in QUANT:
+        for t in FLOATS:
+            plans.append(Plan(name, t + "->fp8_e4m3", name, *((64, 1000) if quick else (8192, 8192))))
     for name in ("axpy", "scale", "add", "mul") + UNARY:
         three(name, ew)
     three("transpose", tr)
@@ -338,9 +352,12 @@ def resolve(name, dtype, shape, nbytes=None):
     base = _ALIASES.get(base, base)
     if base in ("softmax_wide", "softmax_online", "softmax_large"):
         base = "softmax"
-    if (src not in FLOATS or (arrow and dst not in FLOATS)) and base != "permute":
+    if base in QUANT:
+        if src not in FLOATS or dst != "fp8_e4m3":
+            return None, "dtype %s not supported for %s" % (dtype, base)
+    elif (src not in FLOATS or (arrow and dst not in FLOATS)) and base != "permute":
         return None, "dtype %s not supported for %s" % (dtype, base)
-    if arrow and base not in ("cast", "permute"):
+    if arrow and base not in ("cast", "permute") + QUANT:
         if base == "copy" or base == "convert":
             base = "cast"
         else:
@@ -350,7 +367,7 @@ def resolve(name, dtype, shape, nbytes=None):
     if base.startswith("topk_k") and base[len("topk_k"):].isdigit():
         params["k"] = int(base[len("topk_k"):])
         base = "topk"
-    known = set(IO) | set(REDUCE) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
+    known = set(IO) | set(REDUCE) | set(QUANT) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
                                      "rand_normal", "dropout", "cumsum", "topk"} | set(LLM) | set(AXIS) | set(MORE)
     if base not in known:
         return None, "unknown op"
@@ -399,6 +416,37 @@ def build(p, torch, F, dev):
     if k == "cast":
         dst = tdt[p.dst]
         return (rnd(R, C),), lambda x: x.to(dst)
+    if k in QUANT:
+        f8 = torch.float8_e4m3fn
+
+        def codes(xf, s):   # x / s saturated to the format's range, rounded to e4m3
+            return (xf / s).clamp(-FP8_MAX, FP8_MAX).to(f8)
+
+        def scale_of(amax):   # amax / 448, 1 where the amax is 0 (as ak_quantize)
+            return torch.where(amax > 0, amax / FP8_MAX, torch.ones_like(amax))
+
+        if k == "quant_row":
+            def fn(x):
+                xf = x.float()
+                s = scale_of(xf.abs().amax(dim=-1, keepdim=True))
+                return codes(xf, s), s
+        elif k == "quant_block":
+            if C % 128:
+                raise ValueError("quant_block: cols %d not a multiple of 128" % C)
+
+            def fn(x):
+                xf = x.float().view(R, C // 128, 128)
+                s = scale_of(xf.abs().amax(dim=-1, keepdim=True))
+                return codes(xf, s).view(R, C), s
+        elif k == "quant_tensor":
+            def fn(x):
+                xf = x.float()
+                s = scale_of(xf.abs().amax())
+                return codes(xf, s), s
+        else:
+            def fn(x):
+                return codes(x.float(), QUANT_DELAYED_SCALE), x.abs().amax().float()
+        return (rnd(R, C),), fn
     if k == "axpy":
         return (rnd(R, C), rnd(R, C)), lambda x, y: y.add_(x, alpha=AXPY_ALPHA)
     if k == "scale":

@@ -15,9 +15,11 @@
  * *amax (an atomic max on its bits; the host zeroes it first).
  * Dequantize: y = s q in fp32, rounded to y's dtype.
  *
- * One block of 256 threads per group for rows (two passes over a row when the
- * scale is computed: the second from L2), one warp per 1 x 128 block (4
- * elements a lane), 8 elements a thread for the tensor mode. The fp8 code of
+ * Rows: one block of 256 threads per row. A row of up to 8192 elements (a
+ * multiple of 4, aligned) is held in registers and read once; a longer row is
+ * read twice when its scale is computed (the second time from L2). 1 x 128
+ * blocks: one wave per block (4 elements a lane on wave32). Tensor mode: 8
+ * elements a thread. One kernel per mode (ak_quant_[row_|block_]<x>_<fp8>). The fp8 code of
  * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with
  * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion
  * (cvt.rn.satfinite), which rounds and saturates the same way. */
@@ -141,7 +143,45 @@ AK_INLINE float ak_quant_block_max(float v, float* scratch) {
     return v;
 }
 
-/* One group of n elements at x (scale s or computed), written to q. Block-cooperative. */
+/* A row of n <= 4 AK_QUANT_ROW_UNITS blockDim elements (n % 4 == 0, x aligned to 4 elements, q to 4 bytes) held in
+ * registers: one read of x (4-element vector loads, all issued before the block's max), then the codes from the
+ * registers. false: the row does not qualify (nothing done). Block-cooperative. */
+#define AK_QUANT_ROW_UNITS 8
+template <class D, int F>
+AK_INLINE bool ak_quant_row_regs(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {
+    const ak_i64 n4 = n / 4;
+    if ((n & 3) || n4 > (ak_i64)AK_QUANT_ROW_UNITS * blockDim.x || (((ak_u64)x) & (4 * D::SIZE - 1)) || (((ak_u64)q) & 3u))
+        return false;
+    float v[AK_QUANT_ROW_UNITS][4], m = 0.0f, s;
+#pragma unroll
+    for (int u = 0; u < AK_QUANT_ROW_UNITS; u++) {
+        const ak_i64 j = threadIdx.x + (ak_i64)u * blockDim.x;
+        if (j < n4) {
+            D::ld4(x + 4 * j, v[u]);
+            for (int k = 0; k < 4; k++) m = ak_absmax(m, v[u][k]);
+        }
+    }
+    if (compute || amax) m = ak_quant_block_max(m, scratch);
+    if (compute) {
+        s = ak_quant_scale_of<F>(m);
+        if (threadIdx.x == 0) *sp = s;
+    } else {
+        s = *sp;
+    }
+    if (threadIdx.x == 0) ak_quant_amax_fold(amax, m);
+    const float inv = ak_quant_inv(s);
+#pragma unroll
+    for (int u = 0; u < AK_QUANT_ROW_UNITS; u++) {
+        const ak_i64 j = threadIdx.x + (ak_i64)u * blockDim.x;
+        if (j < n4) {
+            for (int k = 0; k < 4; k++) v[u][k] *= inv;
+            ((ak_u32*)q)[j] = ak_fp8_enc4<F>(v[u]);
+        }
+    }
+    return true;
+}
+
+/* One group of n elements at x (scale s or computed), written to q: two reads of x (the second from L2). Block-cooperative. */
 template <class D, int F>
 AK_INLINE void ak_quant_span(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {
     float m = 0.0f, s;
@@ -217,15 +257,18 @@ AK_INLINE void ak_quant_blocks(const typename D::T* x, ak_u8* q, ak_i64 rows, ak
     if (amax && lane == 0) ak_quant_amax_fold(amax, lm);
 }
 
-template <class D, int F>
-AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale,
+/* MODE: one kernel per scale mode (the row and block forms hold more in registers; in one kernel with the tensor
+ * form they cut its occupancy, and with it the tensor form's loads in flight) */
+template <class D, int F, int MODE>
+AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, float* scale,
                              int compute, float* amax, const float* amax_in) {
     __shared__ float scratch[AK_QUANT_THREADS / 32];
-    if (mode == AK_QUANT_BLOCK) {
+    if (MODE == AK_QUANT_BLOCK) {
         ak_quant_blocks<D, F>(x, q, rows, cols, scale, compute, amax);
-    } else if (mode == AK_QUANT_ROW) {
+    } else if (MODE == AK_QUANT_ROW) {
         for (ak_i64 r = blockIdx.x; r < rows; r += gridDim.x)
-            ak_quant_span<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch);
+            if (!ak_quant_row_regs<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch))
+                ak_quant_span<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch);
     } else {
         /* the tensor as chunks of 8 elements a thread; the scale is read, or computed from amax_in (the
            tensor's amax, ak_quant_amax run before) and written by thread 0 */
@@ -302,7 +345,16 @@ AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, a
 
 #define AK_QUANT(DN, D, FN, F)                                                                                            \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
-        ak_quant_impl<D, F>(x, q, rows, cols, mode, scale, compute, amax, amax_in);                                      \
+        (void)mode;                                                                                                      \
+        ak_quant_impl<D, F, AK_QUANT_TENSOR>(x, q, rows, cols, scale, compute, amax, amax_in);                           \
+    }                                                                                                                    \
+    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_row_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
+        (void)mode;                                                                                                      \
+        ak_quant_impl<D, F, AK_QUANT_ROW>(x, q, rows, cols, scale, compute, amax, amax_in);                              \
+    }                                                                                                                    \
+    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_block_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
+        (void)mode;                                                                                                      \
+        ak_quant_impl<D, F, AK_QUANT_BLOCK>(x, q, rows, cols, scale, compute, amax, amax_in);                            \
     }
 #define AK_DEQUANT(DN, D, FN, F)                                                                                          \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \
@@ -326,6 +378,12 @@ AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, a
 // kernels: ak_quant_f32_e4m3 ak_quant_f32_e5m2 ak_quant_f32_e4m3_fnuz ak_quant_f32_e5m2_fnuz
 // kernels: ak_quant_f16_e4m3 ak_quant_f16_e5m2 ak_quant_f16_e4m3_fnuz ak_quant_f16_e5m2_fnuz
 // kernels: ak_quant_bf16_e4m3 ak_quant_bf16_e5m2 ak_quant_bf16_e4m3_fnuz ak_quant_bf16_e5m2_fnuz
+// kernels: ak_quant_row_f32_e4m3 ak_quant_row_f32_e5m2 ak_quant_row_f32_e4m3_fnuz ak_quant_row_f32_e5m2_fnuz
+// kernels: ak_quant_row_f16_e4m3 ak_quant_row_f16_e5m2 ak_quant_row_f16_e4m3_fnuz ak_quant_row_f16_e5m2_fnuz
+// kernels: ak_quant_row_bf16_e4m3 ak_quant_row_bf16_e5m2 ak_quant_row_bf16_e4m3_fnuz ak_quant_row_bf16_e5m2_fnuz
+// kernels: ak_quant_block_f32_e4m3 ak_quant_block_f32_e5m2 ak_quant_block_f32_e4m3_fnuz ak_quant_block_f32_e5m2_fnuz
+// kernels: ak_quant_block_f16_e4m3 ak_quant_block_f16_e5m2 ak_quant_block_f16_e4m3_fnuz ak_quant_block_f16_e5m2_fnuz
+// kernels: ak_quant_block_bf16_e4m3 ak_quant_block_bf16_e5m2 ak_quant_block_bf16_e4m3_fnuz ak_quant_block_bf16_e5m2_fnuz
 // kernels: ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32
 // kernels: ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16
 // kernels: ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16

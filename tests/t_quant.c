@@ -9,7 +9,7 @@
 
 static const ak_dtype q_fp8[4] = { AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ };
 static const ak_dtype q_src[3] = { AK_F32, AK_F16, AK_BF16 };
-static const size_t q_shapes[][2] = { { 1, 1 }, { 3, 129 }, { 7, 300 }, { 64, 4096 }, { 5, 128 }, { 1, 100003 } };
+static const size_t q_shapes[][2] = { { 1, 1 }, { 3, 129 }, { 7, 300 }, { 64, 4096 }, { 5, 128 }, { 1, 100003 }, { 4, 8192 }, { 2, 8196 }, { 33, 384 } };
 static unsigned long long q_rng;
 
 /* values over several orders of magnitude, both signs, a few exact zeros */
