@@ -402,6 +402,7 @@ AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, in
  * ordered by named barriers 3 and 4). */
 template <class DT, int BN, int TA, int TB, int PP, int IN, int PR>
 AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
+    static_assert(!PR || (IN >= 1 && IN <= 4 && BN == 128 && !PP), "the precise loop is for fp8 on the 128 x 128 cooperative tile");
     enum {
         ES = IN == 6 ? 4 : IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,
         S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */
