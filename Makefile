@@ -112,6 +112,13 @@ $(BUILD)/emu_pool_w%: $(EMUP_SRC) $(HDR)
 	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
 	  tests/emu_pool.cpp -o $@ -ldl -lpthread -lm
 
+# tests/emu_quant.cpp: ak_quantize / ak_dequantize's kernels (quant.hip: rows, 1 x 128 blocks, the tensor) in the same emulation.
+EMUQ_SRC := tests/emu_quant.cpp tests/emu_harness.h tests/t_quant.c kernels/prelude.hip kernels/quant.hip
+$(BUILD)/emu_quant_w%: $(EMUQ_SRC) $(HDR)
+	@mkdir -p $(BUILD)
+	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
+	  tests/emu_quant.cpp -o $@ -ldl -lpthread -lm
+
 # tests/emu_matrix.cpp: the matrix-core kernels (gemm.hip MFMA / WMMA, gemm_cdna.hip, attention_mma.hip's AMD path; with
 # them the matrix-vector kernels of gemm_decode.hip) in the same emulation with the matrix instructions emulated in
 # their hardware lane layouts, one binary per target

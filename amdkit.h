@@ -22189,11 +22189,14 @@ static const char _ak_src_quant[] =
     " * *amax (an atomic max on its bits; the host zeroes it first).\n"
     " * Dequantize: y = s q in fp32, rounded to y's dtype.\n"
     " *\n"
-    " * Rows: one block of 256 threads per row. A row of up to 8192 elements (a\n"
-    " * multiple of 4, aligned) is held in registers and read once; a longer row is\n"
-    " * read twice when its scale is computed (the second time from L2). 1 x 128\n"
-    " * blocks: one wave per block (4 elements a lane on wave32). Tensor mode: 8\n"
-    " * elements a thread. One kernel per mode (ak_quant_[row_|block_]<x>_<fp8>). The fp8 code of\n"
+    " * Rows: one block per row, 64 to 512 threads (the fewest that hold it). A row of\n"
+    " * up to 16384 f32 / 32768 16-bit elements is held raw in registers (16-byte vectors from its first\n"
+    " * aligned element, the head and tail one element a thread) and read once; a\n"
+    " * longer row is read twice when its scale is computed (the second time from L2).\n"
+    " * 1 x 128 blocks: one 16-byte vector a lane (16 lanes a block for 16-bit, 32\n"
+    " * for f32) when the columns are a multiple of it and x is aligned, else a\n"
+    " * wave a block with 4 (wave32) or 2 (wave64) elements a lane. Tensor mode and\n"
+    " * its amax pass: two 16-byte vectors a thread. One kernel per mode (ak_quant_[row_|block_]<x>_<fp8>). The fp8 code of\n"
     " * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with\n"
     " * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion\n"
     " * (cvt.rn.satfinite), which rounds and saturates the same way. */\n"
@@ -22208,6 +22211,9 @@ static const char _ak_src_quant[] =
     "#define AK_QUANT_BLOCK 2\n"
     "#define AK_QUANT_BLOCK_COLS 128\n"
     "#define AK_QUANT_THREADS 256\n"
+    "#define AK_QUANT_ROW_THREADS 512   /* the row kernel's largest block */\n"
+    "#define AK_QUANT_ROW_BYTES 128     /* bytes of a row a thread holds in registers (32 f32, 64 f16 / bf16) */\n"
+    "#define AK_QUANT_BLOCK_STEPS 4     /* 1 x 128 blocks a sub-wave takes at once */\n"
     "// <<host\n"
     "\n"
     "/* mantissa bits, bias, FNUZ, largest finite code and its value */\n"
@@ -22306,7 +22312,7 @@ static const char _ak_src_quant[] =
     "    return ak_u2f(x > y ? x : y);\n"
     "}\n"
     "\n"
-    "/* Block-wide max of non-negative values (NaN wins), through `scratch` of AK_QUANT_THREADS / AK_WAVE floats. */\n"
+    "/* Block-wide max of non-negative values (NaN wins), through `scratch` of blockDim.x / AK_WAVE floats. */\n"
     "AK_INLINE float ak_quant_block_max(float v, float* scratch) {\n"
     "    for (int o = AK_WAVE / 2; o > 0; o >>= 1) v = ak_absmax(v, ak_shfl_xor(v, o));\n"
     "    __syncthreads();\n"
@@ -22317,50 +22323,120 @@ static const char _ak_src_quant[] =
     "    return v;\n"
     "}\n"
     "\n"
-    "/* A row of n <= 4 AK_QUANT_ROW_UNITS blockDim elements (n % 4 == 0, x aligned to 4 elements, q to 4 bytes) held in\n"
-    " * registers: one read of x (4-element vector loads, all issued before the block's max), then the codes from the\n"
-    " * registers. false: the row does not qualify (nothing done). Block-cooperative. */\n"
-    "#define AK_QUANT_ROW_UNITS 8\n"
+    "/* W words of D held raw (f32: one element a word, f16 / bf16: two, low half first) and widened to fp32 when used:\n"
+    " * 16-bit data keeps half the registers a widened copy would while loads are in flight. */\n"
+    "template <class D, int W>\n"
+    "AK_INLINE void ak_quant_widen(const ak_u32* u, float* f) {\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < W; i++) {\n"
+    "        if (D::SIZE == 4) f[i] = ak_u2f(u[i]);\n"
+    "        else if (ak_is_f16<D>::value) { f[2 * i] = ak_h2f((ak_u16)(u[i] & 0xFFFFu)); f[2 * i + 1] = ak_h2f((ak_u16)(u[i] >> 16)); }\n"
+    "        else { f[2 * i] = ak_u2f(u[i] << 16); f[2 * i + 1] = ak_u2f(u[i] & 0xFFFF0000u); }\n"
+    "    }\n"
+    "}\n"
+    "/* E (4 or 8) codes of the scaled values f, packed (element 0 in the low byte), stored at q (aligned to E bytes) */\n"
+    "template <int F, int E>\n"
+    "AK_INLINE void ak_quant_st(ak_u8* q, float* f, float inv) {\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < E; k++) f[k] *= inv;\n"
+    "    if (E == 4) {\n"
+    "        *(ak_u32*)q = ak_fp8_enc4<F>(f);\n"
+    "    } else {\n"
+    "        uint2 w;\n"
+    "        w.x = ak_fp8_enc4<F>(f);\n"
+    "        w.y = ak_fp8_enc4<F>(f + 4);\n"
+    "        *(uint2*)q = w;\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* The elements of a group before x's first 16-byte boundary, h, when q + h is then aligned to the vector's codes\n"
+    " * (true of every row of a 16-byte aligned tensor whatever its width); -1: none (x not element-aligned, or q\n"
+    " * misaligned against it). */\n"
+    "template <class D>\n"
+    "AK_INLINE ak_i64 ak_quant_head(const typename D::T* x, const ak_u8* q, ak_i64 n) {\n"
+    "    const ak_u64 hb = (16u - (((ak_u64)x) & 15u)) & 15u;\n"
+    "    const ak_i64 h = (ak_i64)(hb / D::SIZE);\n"
+    "    return hb % D::SIZE == 0 && h <= n && (((ak_u64)(q + h)) & (ak_u64)(AK_V16(D) - 1)) == 0 ? h : -1;\n"
+    "}\n"
+    "\n"
+    "/* A row of up to AK_QUANT_ROW_BYTES a thread held raw in registers (16384 f32 / 32768 16-bit elements with 512\n"
+    " * threads; the host launches the fewest threads that hold the row, so narrow rows share an SM): 16-byte vectors\n"
+    " * from the first aligned element, the head and tail (fewer than 2 vectors' worth) one element a thread. One read\n"
+    " * of x (every load issued before the block's max), then the codes from the registers. false: the row does not\n"
+    " * qualify (too long, or x / q misaligned; nothing done). Block-cooperative. */\n"
     "template <class D, int F>\n"
     "AK_INLINE bool ak_quant_row_regs(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {\n"
-    "    const ak_i64 n4 = n / 4;\n"
-    "    if ((n & 3) || n4 > (ak_i64)AK_QUANT_ROW_UNITS * blockDim.x || (((ak_u64)x) & (4 * D::SIZE - 1)) || (((ak_u64)q) & 3u))\n"
-    "        return false;\n"
-    "    float v[AK_QUANT_ROW_UNITS][4], m = 0.0f, s;\n"
+    "    enum { E = AK_V16(D), U = AK_QUANT_ROW_BYTES / 16 };\n"
+    "    const ak_i64 h = ak_quant_head<D>(x, q, n);\n"
+    "    if (n > (ak_i64)(AK_QUANT_ROW_BYTES / D::SIZE) * blockDim.x || h < 0) return false;\n"
+    "    const int nv = (int)((n - h) / E), ns = (int)(n - (ak_i64)nv * E);   /* ns < 2 E <= blockDim.x */\n"
+    "    const int t = (int)threadIdx.x, ie = t < (int)h ? t : nv * E + t;   /* this thread's head / tail element */\n"
+    "    const typename D::T* xv = x + h;\n"
+    "    ak_u32 raw[U][4];\n"
+    "    float m = 0.0f, s, one = 0.0f;\n"
     "#pragma unroll\n"
-    "    for (int u = 0; u < AK_QUANT_ROW_UNITS; u++) {\n"
-    "        const ak_i64 j = threadIdx.x + (ak_i64)u * blockDim.x;\n"
-    "        if (j < n4) {\n"
-    "            D::ld4(x + 4 * j, v[u]);\n"
-    "            for (int k = 0; k < 4; k++) m = ak_absmax(m, v[u][k]);\n"
+    "    for (int u = 0; u < U; u++) {\n"
+    "        const int j = t + u * (int)blockDim.x;\n"
+    "        if (j < nv) {\n"
+    "            const uint4 w = *(const uint4*)(xv + E * j);\n"
+    "            raw[u][0] = w.x; raw[u][1] = w.y; raw[u][2] = w.z; raw[u][3] = w.w;\n"
     "        }\n"
     "    }\n"
+    "    if (t < ns) one = D::to(x[ie]);\n"
+    "#pragma unroll\n"
+    "    for (int u = 0; u < U; u++) {\n"
+    "        const int j = t + u * (int)blockDim.x;\n"
+    "        if (j < nv) {\n"
+    "            float f[E];\n"
+    "            ak_quant_widen<D, 4>(raw[u], f);\n"
+    "            for (int k = 0; k < E; k++) m = ak_absmax(m, f[k]);\n"
+    "        }\n"
+    "    }\n"
+    "    m = ak_absmax(m, one);\n"
     "    if (compute || amax) m = ak_quant_block_max(m, scratch);\n"
     "    if (compute) {\n"
     "        s = ak_quant_scale_of<F>(m);\n"
-    "        if (threadIdx.x == 0) *sp = s;\n"
+    "        if (t == 0) *sp = s;\n"
     "    } else {\n"
     "        s = *sp;\n"
     "    }\n"
-    "    if (threadIdx.x == 0) ak_quant_amax_fold(amax, m);\n"
+    "    if (t == 0) ak_quant_amax_fold(amax, m);\n"
     "    const float inv = ak_quant_inv(s);\n"
     "#pragma unroll\n"
-    "    for (int u = 0; u < AK_QUANT_ROW_UNITS; u++) {\n"
-    "        const ak_i64 j = threadIdx.x + (ak_i64)u * blockDim.x;\n"
-    "        if (j < n4) {\n"
-    "            for (int k = 0; k < 4; k++) v[u][k] *= inv;\n"
-    "            ((ak_u32*)q)[j] = ak_fp8_enc4<F>(v[u]);\n"
+    "    for (int u = 0; u < U; u++) {\n"
+    "        const int j = t + u * (int)blockDim.x;\n"
+    "        if (j < nv) {\n"
+    "            float f[E];\n"
+    "            ak_quant_widen<D, 4>(raw[u], f);\n"
+    "            ak_quant_st<F, E>(q + h + E * j, f, inv);\n"
     "        }\n"
     "    }\n"
+    "    if (t < ns) q[ie] = ak_fp8_enc1<F>(one * inv);\n"
     "    return true;\n"
     "}\n"
     "\n"
-    "/* One group of n elements at x (scale s or computed), written to q: two reads of x (the second from L2). Block-cooperative. */\n"
+    "/* One group of n elements at x (scale s or computed), written to q: two reads of x (the second from L2). The\n"
+    " * middle in 16-byte vectors: from the first element at a 16-byte boundary of x, when q is then aligned to the\n"
+    " * vector's codes (true of a row of a 16-byte aligned tensor whatever its width); the head and tail element by\n"
+    " * element. Block-cooperative. */\n"
     "template <class D, int F>\n"
     "AK_INLINE void ak_quant_span(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {\n"
+    "    const int V = AK_V16(D);\n"
+    "    ak_i64 h = ak_quant_head<D>(x, q, n), nv = 0;\n"
+    "    if (h >= 0) nv = (n - h) / V;\n"
+    "    else h = 0;\n"
+    "    const typename D::T* xv = x + h;\n"
+    "    ak_u8* qv = q + h;\n"
+    "    const ak_i64 ns = n - nv * V;   /* scalar elements: [0, h) and [h + nv V, n) */\n"
     "    float m = 0.0f, s;\n"
     "    if (compute) {\n"
-    "        for (ak_i64 i = threadIdx.x; i < n; i += blockDim.x) m = ak_absmax(m, D::to(x[i]));\n"
+    "#pragma unroll 4\n"
+    "        for (ak_i64 j = threadIdx.x; j < nv; j += blockDim.x) {\n"
+    "            float f[AK_V16(D)];\n"
+    "            ak_ld16<D>(xv + V * j, f);\n"
+    "            for (int k = 0; k < V; k++) m = ak_absmax(m, f[k]);\n"
+    "        }\n"
+    "        for (ak_i64 e = threadIdx.x; e < ns; e += blockDim.x) m = ak_absmax(m, D::to(x[e < h ? e : e + nv * V]));\n"
     "        m = ak_quant_block_max(m, scratch);\n"
     "        s = ak_quant_scale_of<F>(m);\n"
     "        if (threadIdx.x == 0) *sp = s;\n"
@@ -22370,25 +22446,14 @@ static const char _ak_src_quant[] =
     "    }\n"
     "    const float inv = ak_quant_inv(s);\n"
     "    float lm = 0.0f;\n"
-    "    const bool vec = ak_aligned16(x) && (((ak_u64)q) & 3u) == 0;\n"
-    "    ak_i64 done = 0;\n"
-    "    if (vec) {\n"
-    "        const ak_i64 n4 = n / 4;\n"
-    "        for (ak_i64 j = threadIdx.x; j < n4; j += blockDim.x) {\n"
-    "            float v[4];\n"
-    "            if (D::SIZE == 4) D::ld4(x + 4 * j, v);\n"
-    "            else {\n"
-    "                const uint2 w = *(const uint2*)(x + 4 * j);\n"
-    "                v[0] = D::to((typename D::T)(w.x & 0xFFFFu)); v[1] = D::to((typename D::T)(w.x >> 16));\n"
-    "                v[2] = D::to((typename D::T)(w.y & 0xFFFFu)); v[3] = D::to((typename D::T)(w.y >> 16));\n"
-    "            }\n"
-    "            if (!compute && amax) for (int k = 0; k < 4; k++) lm = ak_absmax(lm, v[k]);\n"
-    "            for (int k = 0; k < 4; k++) v[k] *= inv;\n"
-    "            ((ak_u32*)q)[j] = ak_fp8_enc4<F>(v);\n"
-    "        }\n"
-    "        done = n4 * 4;\n"
+    "    for (ak_i64 j = threadIdx.x; j < nv; j += blockDim.x) {\n"
+    "        float f[AK_V16(D)];\n"
+    "        ak_ld16<D>(xv + V * j, f);\n"
+    "        if (!compute && amax) for (int k = 0; k < V; k++) lm = ak_absmax(lm, f[k]);\n"
+    "        ak_quant_st<F, AK_V16(D)>(qv + V * j, f, inv);\n"
     "    }\n"
-    "    for (ak_i64 i = done + threadIdx.x; i < n; i += blockDim.x) {\n"
+    "    for (ak_i64 e = threadIdx.x; e < ns; e += blockDim.x) {\n"
+    "        const ak_i64 i = e < h ? e : e + nv * V;\n"
     "        const float v = D::to(x[i]);\n"
     "        if (!compute && amax) lm = ak_absmax(lm, v);\n"
     "        q[i] = ak_fp8_enc1<F>(v * inv);\n"
@@ -22397,6 +22462,73 @@ static const char _ak_src_quant[] =
     "        lm = ak_quant_block_max(lm, scratch);\n"
     "        if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);\n"
     "    }\n"
+    "}\n"
+    "\n"
+    "/* 1 x 128 blocks, one 16-byte vector a lane: L = 128 / AK_V16(D) lanes a block (32 for f32, 16 for 16-bit), so a\n"
+    " * wave takes AK_WAVE / L blocks a step and AK_QUANT_BLOCK_STEPS steps at once (every load issued before the first\n"
+    " * shuffle, the words held raw), every load 16 bytes and every store 4 or 8 bytes of codes. Needs cols a multiple of the vector, x\n"
+    " * 16-byte aligned and q aligned to the vector's codes; false: nothing done. The wave's turns are uniform\n"
+    " * (shuffles in a sub-wave); r = g / nb is a 32-bit division when the blocks number < 2^32. */\n"
+    "template <class D, int F>\n"
+    "AK_INLINE bool ak_quant_blocks_vec(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, float* scale, int compute, float* amax) {\n"
+    "    enum { V = AK_V16(D), L = AK_QUANT_BLOCK_COLS / AK_V16(D), G = AK_WAVE / (AK_QUANT_BLOCK_COLS / AK_V16(D)),\n"
+    "           T = AK_QUANT_BLOCK_STEPS };\n"
+    "    if ((cols % V) || !ak_aligned16(x) || (((ak_u64)q) & (ak_u64)(V - 1))) return false;\n"
+    "    const ak_i64 nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS, total = rows * nb;\n"
+    "    const ak_i64 waves = (ak_i64)gridDim.x * (blockDim.x / AK_WAVE);\n"
+    "    const int sub = ak_lane() / L, lane = ak_lane() % L;\n"
+    "    const bool narrow = total <= (ak_i64)0xFFFFFFFFu;\n"
+    "    float lm = 0.0f;\n"
+    "    for (ak_i64 gw = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id(); gw * (G * T) < total; gw += waves) {\n"
+    "        ak_i64 g[T], off[T];\n"
+    "        bool in[T];\n"
+    "        ak_u32 raw[T][4];\n"
+    "        float m[T];\n"
+    "#pragma unroll\n"
+    "        for (int t = 0; t < T; t++) {\n"
+    "            g[t] = (gw * T + t) * G + sub;\n"
+    "            const ak_i64 r = g[t] >= total ? 0 : narrow ? (ak_i64)((unsigned)g[t] / (unsigned)nb) : g[t] / nb;\n"
+    "            const ak_i64 c = (g[t] - r * nb) * AK_QUANT_BLOCK_COLS + (ak_i64)lane * V;\n"
+    "            in[t] = g[t] < total && c < cols;\n"
+    "            off[t] = r * cols + c;\n"
+    "            m[t] = 0.0f;\n"
+    "            if (in[t]) {\n"
+    "                const uint4 w = *(const uint4*)(x + off[t]);\n"
+    "                raw[t][0] = w.x; raw[t][1] = w.y; raw[t][2] = w.z; raw[t][3] = w.w;\n"
+    "            }\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int t = 0; t < T; t++) {\n"
+    "            if (in[t]) {\n"
+    "                float f[V];\n"
+    "                ak_quant_widen<D, 4>(raw[t], f);\n"
+    "                for (int k = 0; k < V; k++) m[t] = ak_absmax(m[t], f[k]);\n"
+    "            }\n"
+    "            for (int o = L / 2; o > 0; o >>= 1) m[t] = ak_absmax(m[t], ak_shfl_xor(m[t], o));\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int t = 0; t < T; t++) {\n"
+    "            const bool live = g[t] < total;\n"
+    "            float s = 1.0f;\n"
+    "            if (compute) {\n"
+    "                s = ak_quant_scale_of<F>(m[t]);\n"
+    "                if (live && lane == 0) scale[g[t]] = s;\n"
+    "            } else if (live) {\n"
+    "                s = scale[g[t]];\n"
+    "            }\n"
+    "            lm = ak_absmax(lm, m[t]);\n"
+    "            if (in[t]) {\n"
+    "                float f[V];\n"
+    "                ak_quant_widen<D, 4>(raw[t], f);\n"
+    "                ak_quant_st<F, V>(q + off[t], f, ak_quant_inv(s));\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    if (amax) {\n"
+    "        for (int o = AK_WAVE / 2; o >= L; o >>= 1) lm = ak_absmax(lm, ak_shfl_xor(lm, o));\n"
+    "        if (ak_lane() == 0) ak_quant_amax_fold(amax, lm);\n"
+    "    }\n"
+    "    return true;\n"
     "}\n"
     "\n"
     "/* 1 x 128 blocks: a wave of lanes per block (AK_QUANT_BLOCK_COLS / AK_WAVE elements a lane). */\n"
@@ -22431,35 +22563,51 @@ static const char _ak_src_quant[] =
     "    if (amax && lane == 0) ak_quant_amax_fold(amax, lm);\n"
     "}\n"
     "\n"
+    "/* Grid-stride map over n elements in tiles of 2 AK_V16(D) blockDim.x (two 16-byte vectors a thread: 8 f32, 16 f16 /\n"
+    " * bf16): chunk(i0, i1) takes the vector at i0 and the one at i1 = i0 + AK_V16(D) blockDim.x, so each access\n"
+    " * instruction of a wave is contiguous (vec: x 16-byte aligned); then one(i) takes the rest (all of it when vec is\n"
+    " * false). Twice ak_map8's bytes a thread for 16-bit data. */\n"
+    "template <class D, class C, class O>\n"
+    "AK_INLINE void ak_quant_map(ak_i64 n, bool vec, C chunk, O one) {\n"
+    "    enum { V = AK_V16(D) };\n"
+    "    ak_i64 done = 0;\n"
+    "    if (vec) {\n"
+    "        const ak_i64 B = (ak_i64)blockDim.x, t = (ak_i64)threadIdx.x, ntiles = n / (2 * V * B);\n"
+    "        for (ak_i64 T = blockIdx.x; T < ntiles; T += gridDim.x) chunk(V * (2 * T * B + t), V * (2 * T * B + B + t));\n"
+    "        done = ntiles * 2 * V * B;\n"
+    "    }\n"
+    "    for (ak_i64 i = done + ak_gtid(); i < n; i += ak_gstride()) one(i);\n"
+    "}\n"
+    "\n"
     "/* MODE: one kernel per scale mode (the row and block forms hold more in registers; in one kernel with the tensor\n"
     " * form they cut its occupancy, and with it the tensor form's loads in flight) */\n"
     "template <class D, int F, int MODE>\n"
     "AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, float* scale,\n"
     "                             int compute, float* amax, const float* amax_in) {\n"
-    "    __shared__ float scratch[AK_QUANT_THREADS / 32];\n"
+    "    __shared__ float scratch[AK_QUANT_ROW_THREADS / 32];\n"
     "    if (MODE == AK_QUANT_BLOCK) {\n"
-    "        ak_quant_blocks<D, F>(x, q, rows, cols, scale, compute, amax);\n"
+    "        if (!ak_quant_blocks_vec<D, F>(x, q, rows, cols, scale, compute, amax))\n"
+    "            ak_quant_blocks<D, F>(x, q, rows, cols, scale, compute, amax);\n"
     "    } else if (MODE == AK_QUANT_ROW) {\n"
     "        for (ak_i64 r = blockIdx.x; r < rows; r += gridDim.x)\n"
     "            if (!ak_quant_row_regs<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch))\n"
     "                ak_quant_span<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch);\n"
     "    } else {\n"
-    "        /* the tensor as chunks of 8 elements a thread; the scale is read, or computed from amax_in (the\n"
-    "           tensor's amax, ak_quant_amax run before) and written by thread 0 */\n"
+    "        /* the tensor as two 16-byte vectors a thread (ak_quant_map); the scale is read, or computed from amax_in\n"
+    "           (the tensor's amax, ak_quant_amax run before) and written by thread 0 */\n"
+    "        enum { V = AK_V16(D) };\n"
     "        const float s = compute ? ak_quant_scale_of<F>(*amax_in) : scale[0];\n"
     "        if (compute && blockIdx.x == 0 && threadIdx.x == 0) scale[0] = s;\n"
     "        const float inv = ak_quant_inv(s);\n"
-    "        const ak_i64 n = rows * cols;\n"
-    "        const bool split = D::SIZE == 4;   /* f32: each 16-byte load instruction of a wave contiguous */\n"
     "        float lm = 0.0f;\n"
-    "        ak_map8<split>(n, ak_aligned16(x) && (((ak_u64)q) & 7u) == 0,\n"
+    "        ak_quant_map<D>(rows * cols, ak_aligned16(x) && (((ak_u64)q) & (ak_u64)(V - 1)) == 0,\n"
     "            [&](ak_i64 i0, ak_i64 i1) {\n"
-    "                float f[8];\n"
-    "                ak_ld8<D, split>(x, i0, i1, f);\n"
-    "                if (amax && !compute) for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);\n"
-    "                for (int k = 0; k < 8; k++) f[k] *= inv;\n"
-    "                *(ak_u32*)(q + i0) = ak_fp8_enc4<F>(f);\n"
-    "                *(ak_u32*)(q + i1) = ak_fp8_enc4<F>(f + 4);\n"
+    "                float f[2 * V];\n"
+    "                ak_ld16<D>(x + i0, f);\n"
+    "                ak_ld16<D>(x + i1, f + V);\n"
+    "                if (amax && !compute) for (int k = 0; k < 2 * V; k++) lm = ak_absmax(lm, f[k]);\n"
+    "                ak_quant_st<F, V>(q + i0, f, inv);\n"
+    "                ak_quant_st<F, V>(q + i1, f + V, inv);\n"
     "            },\n"
     "            [&](ak_i64 i) {\n"
     "                const float v = D::to(x[i]);\n"
@@ -22477,13 +22625,14 @@ static const char _ak_src_quant[] =
     "template <class D>\n"
     "AK_INLINE void ak_quant_amax_impl(const typename D::T* x, ak_i64 n, float* amax) {\n"
     "    __shared__ float scratch[AK_QUANT_THREADS / 32];\n"
-    "    const bool split = D::SIZE == 4;\n"
+    "    enum { V = AK_V16(D) };\n"
     "    float lm = 0.0f;\n"
-    "    ak_map8<split>(n, ak_aligned16(x),\n"
+    "    ak_quant_map<D>(n, ak_aligned16(x),\n"
     "        [&](ak_i64 i0, ak_i64 i1) {\n"
-    "            float f[8];\n"
-    "            ak_ld8<D, split>(x, i0, i1, f);\n"
-    "            for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);\n"
+    "            float f[2 * V];\n"
+    "            ak_ld16<D>(x + i0, f);\n"
+    "            ak_ld16<D>(x + i1, f + V);\n"
+    "            for (int k = 0; k < 2 * V; k++) lm = ak_absmax(lm, f[k]);\n"
     "        },\n"
     "        [&](ak_i64 i) { lm = ak_absmax(lm, D::to(x[i])); });\n"
     "    lm = ak_quant_block_max(lm, scratch);\n"
@@ -22517,16 +22666,25 @@ static const char _ak_src_quant[] =
     "    }\n"
     "}\n"
     "\n"
+    "// NVIDIA: the row and 1 x 128 block kernels at most 64 registers (2048 threads' worth of blocks an SM: 64 bytes of\n"
+    "// loads in flight a thread); the AMD compilers keep their own choice\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_QUANT_MINB 4\n"
+    "#define AK_QUANT_ROW_MINB 2\n"
+    "#else\n"
+    "#define AK_QUANT_MINB 1\n"
+    "#define AK_QUANT_ROW_MINB 1\n"
+    "#endif\n"
     "#define AK_QUANT(DN, D, FN, F)                                                                                            \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
     "        (void)mode;                                                                                                      \\\n"
     "        ak_quant_impl<D, F, AK_QUANT_TENSOR>(x, q, rows, cols, scale, compute, amax, amax_in);                           \\\n"
     "    }                                                                                                                    \\\n"
-    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_row_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_ROW_THREADS, AK_QUANT_ROW_MINB) void ak_quant_row_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
     "        (void)mode;                                                                                                      \\\n"
     "        ak_quant_impl<D, F, AK_QUANT_ROW>(x, q, rows, cols, scale, compute, amax, amax_in);                              \\\n"
     "    }                                                                                                                    \\\n"
-    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_block_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS, AK_QUANT_MINB) void ak_quant_block_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \\\n"
     "        (void)mode;                                                                                                      \\\n"
     "        ak_quant_impl<D, F, AK_QUANT_BLOCK>(x, q, rows, cols, scale, compute, amax, amax_in);                            \\\n"
     "    }\n"
@@ -24347,6 +24505,9 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_QUANT_BLOCK 2
 #define _AK_QUANT_BLOCK_COLS 128
 #define _AK_QUANT_THREADS 256
+#define _AK_QUANT_ROW_THREADS 512   /* the row kernel's largest block */
+#define _AK_QUANT_ROW_BYTES 128     /* bytes of a row a thread holds in registers (32 f32, 64 f16 / bf16) */
+#define _AK_QUANT_BLOCK_STEPS 4     /* 1 x 128 blocks a sub-wave takes at once */
 
 /* Kernel interfaces, generated from the kernels' parameter lists above: one typed
  * packer per distinct list (_ak_kargs_<stem>; stems of the same list are #defines of
@@ -24690,24 +24851,24 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
-/* kernels/quant.hip:347 ak_quant_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:505 ak_quant_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_i32(a_, compute); ak_args_ptr(a_, amax);
     ak_args_ptr(a_, amax_in);
 }
-/* kernels/quant.hip:360 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
+/* kernels/quant.hip:518 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
 static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:364 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
+/* kernels/quant.hip:522 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
 static inline void _ak_kargs_dequant_kv(_ak_kargs* kargs_, const void* q, void* y, int64_t nb, int64_t heads, int64_t rows, int64_t cols, int64_t s0, int64_t s1, int64_t s2, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant_kv);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, nb); ak_args_i64(a_, heads); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, s0); ak_args_i64(a_, s1); ak_args_i64(a_, s2);
     ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:368 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
+/* kernels/quant.hip:526 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
 static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_t n, void* amax) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
     ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
@@ -24853,9 +25014,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
 #define _ak_kargs_norm_narrow _ak_kargs_norm   /* kernels/norm.hip:389 ak_norm_narrow_##DT (macro AK_NORM): the same list */
 #define _AK_KIF_norm_narrow _AK_KIF_norm
-#define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:351 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
+#define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:509 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
 #define _AK_KIF_quant_row _AK_KIF_quant
-#define _ak_kargs_quant_block _ak_kargs_quant   /* kernels/quant.hip:355 ak_quant_block_##DN##_##FN (macro AK_QUANT): the same list */
+#define _ak_kargs_quant_block _ak_kargs_quant   /* kernels/quant.hip:513 ak_quant_block_##DN##_##FN (macro AK_QUANT): the same list */
 #define _AK_KIF_quant_block _AK_KIF_quant
 #define _ak_kargs_softmax_narrow _ak_kargs_softmax   /* kernels/softmax.hip:356 ak_softmax_narrow_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_narrow _AK_KIF_softmax
@@ -26111,11 +26272,11 @@ static ak_result _ak_quant_check(ak_context* ctx, const char* op, ak_dtype ft, c
 
 AKDEF ak_result ak_quantize(ak_context* ctx, const ak_quant_args* a, ak_stream* stream) {
     ak_result r;
-    size_t n, ns;
+    size_t n, ns, per;
     char kn[64];
     ak_kernel* k = NULL;
     _ak_kargs ka;
-    unsigned grid;
+    unsigned grid, threads;
     float* amax_in = NULL;
     typedef char modes_match[AK_QUANT_TENSOR == _AK_QUANT_TENSOR && AK_QUANT_ROW == _AK_QUANT_ROW &&
                              AK_QUANT_BLOCK == _AK_QUANT_BLOCK ? 1 : -1];
@@ -26126,6 +26287,7 @@ AKDEF ak_result ak_quantize(ak_context* ctx, const ak_quant_args* a, ak_stream* 
     if ((r = _ak_op_check_stream(ctx, stream, "ak_quantize")) != AK_OK) return r;
     n = a->rows * a->cols;
     ns = _ak_quant_scales(a->mode, a->rows, a->cols);
+    per = 32 / ak_dtype_size(a->x_dtype);   /* elements in two 16-byte vectors: a thread of the tensor kernels */
     if (a->amax) {
         if ((r = _ak_op_check_ptr(a->amax, AK_F32, "ak_quantize: amax")) != AK_OK) return r;
         if ((r = _ak_op_check_overlap(a->amax, 4, a->q, n, 0, "ak_quantize: amax")) != AK_OK) return r;
@@ -26178,7 +26340,7 @@ AKDEF ak_result ak_quantize(ak_context* ctx, const ak_quant_args* a, ak_stream* 
         }
         if ((r = _ak_op_kernel(ctx, _ak_src_quant, _ak_op_name(kn, sizeof kn, "ak_quant_amax", a->x_dtype), &k)) != AK_OK) goto done;
         _ak_kargs_quant_amax(&ka, a->x, (int64_t)n, amax_in);
-        if ((r = _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / 8 + 1, _AK_QUANT_THREADS), _AK_QUANT_THREADS, 0, stream, &ka)) != AK_OK)
+        if ((r = _ak_op_launch(ctx, k, _ak_op_grid(ctx, n / per + 1, _AK_QUANT_THREADS), _AK_QUANT_THREADS, 0, stream, &ka)) != AK_OK)
             goto done;
     }
     _ak_fmt(kn, sizeof kn, "ak_quant_%s%s_%s", a->mode == AK_QUANT_ROW ? "row_" : a->mode == AK_QUANT_BLOCK ? "block_" : "",
@@ -26186,10 +26348,17 @@ AKDEF ak_result ak_quantize(ak_context* ctx, const ak_quant_args* a, ak_stream* 
     if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) goto done;
     _ak_kargs_quant(&ka, a->x, a->q, (int64_t)a->rows, (int64_t)a->cols, (int32_t)a->mode, a->scale, a->compute_scale ? 1 : 0,
                     amax_in ? NULL : a->amax, amax_in ? amax_in : a->scale);
+    /* rows: a block a row, the fewest threads (a power of two, 64 .. 512) whose registers hold it, so narrow rows
+       share an SM; rows wider than 512 threads hold take 512. 1 x 128 blocks: 128 / (16 / size) lanes each (one
+       16-byte vector a lane), _AK_QUANT_BLOCK_STEPS at once, so 32 / size x steps blocks a group of 256 threads. */
+    threads = _AK_QUANT_THREADS;
+    if (a->mode == AK_QUANT_ROW)
+        for (threads = _AK_QUANT_ROW_THREADS;
+             threads > 64 && (size_t)(_AK_QUANT_ROW_BYTES / ak_dtype_size(a->x_dtype)) * (threads / 2) >= a->cols; threads /= 2) {}
     grid = a->mode == AK_QUANT_ROW ? _ak_op_grid(ctx, a->rows, 1)
-           : a->mode == AK_QUANT_BLOCK ? _ak_op_grid(ctx, ns, _AK_QUANT_THREADS / (unsigned)ctx->dev.wave_size)
-                                       : _ak_op_grid(ctx, n / 8 + 1, _AK_QUANT_THREADS);
-    r = _ak_op_launch(ctx, k, grid, _AK_QUANT_THREADS, 0, stream, &ka);
+           : a->mode == AK_QUANT_BLOCK ? _ak_op_grid(ctx, ns, per * _AK_QUANT_BLOCK_STEPS)
+                                       : _ak_op_grid(ctx, n / per + 1, _AK_QUANT_THREADS);
+    r = _ak_op_launch(ctx, k, grid, threads, 0, stream, &ka);
 done:
     if (amax_in && amax_in != a->amax) ak_free(ctx, amax_in);   /* stream-ordered reuse */
     return r;

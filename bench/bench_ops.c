@@ -435,13 +435,19 @@ static ak_result setup_randn(bench_case* c, const bench_entry* e) {
 #define BENCH_CAST(a, b) { "cast", a, b, 0, 1, EW_N, 1, EW_Q, 0, run_cast, bytes_cast, NULL, 2, 0.0f, "exy", TOL_DEFAULT }
 /* fp8 scaled casts of an 8192 x 8192 tensor (f32, f16, bf16 -> e4m3): per row and per 1 x 128 block (current
  * scaling: codes and scales checked bit for bit), per tensor current (two passes: the amax, then the codes) and
- * per tensor delayed (one pass: the given scale, the amax written beside the codes) */
+ * per tensor delayed (one pass: the given scale, the amax written beside the codes); then rows and blocks at
+ * widths off that square: 3000 (rows in registers, not a multiple of 128), 12292 (past the registers' 8192:
+ * two reads), 14336 and 1024 */
 #define BENCH_QUANT(t)                                                                                                    \
     { "quant_row", t, AK_FP8_E4M3, AK_QUANT_ROW, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyf", TOL_EXACT }, \
     { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }, \
     { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
     { "quant_tensor_delayed", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant,             \
-      setup_quant_scale, 4, 1.0f, "xFt1", TOL_EXACT }
+      setup_quant_scale, 4, 1.0f, "xFt1", TOL_EXACT },                                                                   \
+    { "quant_row", t, AK_FP8_E4M3, AK_QUANT_ROW, 16384, 3000, 33, 3000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyf", TOL_EXACT }, \
+    { "quant_row", t, AK_FP8_E4M3, AK_QUANT_ROW, 4096, 12292, 8, 12292, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyf", TOL_EXACT }, \
+    { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 4096, 14336, 8, 14336, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }, \
+    { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 32768, 1024, 64, 1024, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }
 /* row ops (rows x cols) for f32, f16, bf16 */
 #define RD_R 65536
 #define RD_C 4096

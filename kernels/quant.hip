@@ -15,11 +15,14 @@
  * *amax (an atomic max on its bits; the host zeroes it first).
  * Dequantize: y = s q in fp32, rounded to y's dtype.
  *
- * Rows: one block of 256 threads per row. A row of up to 8192 elements (a
- * multiple of 4, aligned) is held in registers and read once; a longer row is
- * read twice when its scale is computed (the second time from L2). 1 x 128
- * blocks: one wave per block (4 elements a lane on wave32). Tensor mode: 8
- * elements a thread. One kernel per mode (ak_quant_[row_|block_]<x>_<fp8>). The fp8 code of
+ * Rows: one block per row, 64 to 512 threads (the fewest that hold it). A row of
+ * up to 16384 f32 / 32768 16-bit elements is held raw in registers (16-byte vectors from its first
+ * aligned element, the head and tail one element a thread) and read once; a
+ * longer row is read twice when its scale is computed (the second time from L2).
+ * 1 x 128 blocks: one 16-byte vector a lane (16 lanes a block for 16-bit, 32
+ * for f32) when the columns are a multiple of it and x is aligned, else a
+ * wave a block with 4 (wave32) or 2 (wave64) elements a lane. Tensor mode and
+ * its amax pass: two 16-byte vectors a thread. One kernel per mode (ak_quant_[row_|block_]<x>_<fp8>). The fp8 code of
  * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with
  * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion
  * (cvt.rn.satfinite), which rounds and saturates the same way. */
@@ -34,6 +37,9 @@
 #define AK_QUANT_BLOCK 2
 #define AK_QUANT_BLOCK_COLS 128
 #define AK_QUANT_THREADS 256
+#define AK_QUANT_ROW_THREADS 512   /* the row kernel's largest block */
+#define AK_QUANT_ROW_BYTES 128     /* bytes of a row a thread holds in registers (32 f32, 64 f16 / bf16) */
+#define AK_QUANT_BLOCK_STEPS 4     /* 1 x 128 blocks a sub-wave takes at once */
 // <<host
 
 /* mantissa bits, bias, FNUZ, largest finite code and its value */
@@ -132,7 +138,7 @@ AK_INLINE float ak_absmax(float a, float b) {
     return ak_u2f(x > y ? x : y);
 }
 
-/* Block-wide max of non-negative values (NaN wins), through `scratch` of AK_QUANT_THREADS / AK_WAVE floats. */
+/* Block-wide max of non-negative values (NaN wins), through `scratch` of blockDim.x / AK_WAVE floats. */
 AK_INLINE float ak_quant_block_max(float v, float* scratch) {
     for (int o = AK_WAVE / 2; o > 0; o >>= 1) v = ak_absmax(v, ak_shfl_xor(v, o));
     __syncthreads();
@@ -143,50 +149,120 @@ AK_INLINE float ak_quant_block_max(float v, float* scratch) {
     return v;
 }
 
-/* A row of n <= 4 AK_QUANT_ROW_UNITS blockDim elements (n % 4 == 0, x aligned to 4 elements, q to 4 bytes) held in
- * registers: one read of x (4-element vector loads, all issued before the block's max), then the codes from the
- * registers. false: the row does not qualify (nothing done). Block-cooperative. */
-#define AK_QUANT_ROW_UNITS 8
+/* W words of D held raw (f32: one element a word, f16 / bf16: two, low half first) and widened to fp32 when used:
+ * 16-bit data keeps half the registers a widened copy would while loads are in flight. */
+template <class D, int W>
+AK_INLINE void ak_quant_widen(const ak_u32* u, float* f) {
+#pragma unroll
+    for (int i = 0; i < W; i++) {
+        if (D::SIZE == 4) f[i] = ak_u2f(u[i]);
+        else if (ak_is_f16<D>::value) { f[2 * i] = ak_h2f((ak_u16)(u[i] & 0xFFFFu)); f[2 * i + 1] = ak_h2f((ak_u16)(u[i] >> 16)); }
+        else { f[2 * i] = ak_u2f(u[i] << 16); f[2 * i + 1] = ak_u2f(u[i] & 0xFFFF0000u); }
+    }
+}
+/* E (4 or 8) codes of the scaled values f, packed (element 0 in the low byte), stored at q (aligned to E bytes) */
+template <int F, int E>
+AK_INLINE void ak_quant_st(ak_u8* q, float* f, float inv) {
+#pragma unroll
+    for (int k = 0; k < E; k++) f[k] *= inv;
+    if (E == 4) {
+        *(ak_u32*)q = ak_fp8_enc4<F>(f);
+    } else {
+        uint2 w;
+        w.x = ak_fp8_enc4<F>(f);
+        w.y = ak_fp8_enc4<F>(f + 4);
+        *(uint2*)q = w;
+    }
+}
+
+/* The elements of a group before x's first 16-byte boundary, h, when q + h is then aligned to the vector's codes
+ * (true of every row of a 16-byte aligned tensor whatever its width); -1: none (x not element-aligned, or q
+ * misaligned against it). */
+template <class D>
+AK_INLINE ak_i64 ak_quant_head(const typename D::T* x, const ak_u8* q, ak_i64 n) {
+    const ak_u64 hb = (16u - (((ak_u64)x) & 15u)) & 15u;
+    const ak_i64 h = (ak_i64)(hb / D::SIZE);
+    return hb % D::SIZE == 0 && h <= n && (((ak_u64)(q + h)) & (ak_u64)(AK_V16(D) - 1)) == 0 ? h : -1;
+}
+
+/* A row of up to AK_QUANT_ROW_BYTES a thread held raw in registers (16384 f32 / 32768 16-bit elements with 512
+ * threads; the host launches the fewest threads that hold the row, so narrow rows share an SM): 16-byte vectors
+ * from the first aligned element, the head and tail (fewer than 2 vectors' worth) one element a thread. One read
+ * of x (every load issued before the block's max), then the codes from the registers. false: the row does not
+ * qualify (too long, or x / q misaligned; nothing done). Block-cooperative. */
 template <class D, int F>
 AK_INLINE bool ak_quant_row_regs(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {
-    const ak_i64 n4 = n / 4;
-    if ((n & 3) || n4 > (ak_i64)AK_QUANT_ROW_UNITS * blockDim.x || (((ak_u64)x) & (4 * D::SIZE - 1)) || (((ak_u64)q) & 3u))
-        return false;
-    float v[AK_QUANT_ROW_UNITS][4], m = 0.0f, s;
+    enum { E = AK_V16(D), U = AK_QUANT_ROW_BYTES / 16 };
+    const ak_i64 h = ak_quant_head<D>(x, q, n);
+    if (n > (ak_i64)(AK_QUANT_ROW_BYTES / D::SIZE) * blockDim.x || h < 0) return false;
+    const int nv = (int)((n - h) / E), ns = (int)(n - (ak_i64)nv * E);   /* ns < 2 E <= blockDim.x */
+    const int t = (int)threadIdx.x, ie = t < (int)h ? t : nv * E + t;   /* this thread's head / tail element */
+    const typename D::T* xv = x + h;
+    ak_u32 raw[U][4];
+    float m = 0.0f, s, one = 0.0f;
 #pragma unroll
-    for (int u = 0; u < AK_QUANT_ROW_UNITS; u++) {
-        const ak_i64 j = threadIdx.x + (ak_i64)u * blockDim.x;
-        if (j < n4) {
-            D::ld4(x + 4 * j, v[u]);
-            for (int k = 0; k < 4; k++) m = ak_absmax(m, v[u][k]);
+    for (int u = 0; u < U; u++) {
+        const int j = t + u * (int)blockDim.x;
+        if (j < nv) {
+            const uint4 w = *(const uint4*)(xv + E * j);
+            raw[u][0] = w.x; raw[u][1] = w.y; raw[u][2] = w.z; raw[u][3] = w.w;
         }
     }
+    if (t < ns) one = D::to(x[ie]);
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+        const int j = t + u * (int)blockDim.x;
+        if (j < nv) {
+            float f[E];
+            ak_quant_widen<D, 4>(raw[u], f);
+            for (int k = 0; k < E; k++) m = ak_absmax(m, f[k]);
+        }
+    }
+    m = ak_absmax(m, one);
     if (compute || amax) m = ak_quant_block_max(m, scratch);
     if (compute) {
         s = ak_quant_scale_of<F>(m);
-        if (threadIdx.x == 0) *sp = s;
+        if (t == 0) *sp = s;
     } else {
         s = *sp;
     }
-    if (threadIdx.x == 0) ak_quant_amax_fold(amax, m);
+    if (t == 0) ak_quant_amax_fold(amax, m);
     const float inv = ak_quant_inv(s);
 #pragma unroll
-    for (int u = 0; u < AK_QUANT_ROW_UNITS; u++) {
-        const ak_i64 j = threadIdx.x + (ak_i64)u * blockDim.x;
-        if (j < n4) {
-            for (int k = 0; k < 4; k++) v[u][k] *= inv;
-            ((ak_u32*)q)[j] = ak_fp8_enc4<F>(v[u]);
+    for (int u = 0; u < U; u++) {
+        const int j = t + u * (int)blockDim.x;
+        if (j < nv) {
+            float f[E];
+            ak_quant_widen<D, 4>(raw[u], f);
+            ak_quant_st<F, E>(q + h + E * j, f, inv);
         }
     }
+    if (t < ns) q[ie] = ak_fp8_enc1<F>(one * inv);
     return true;
 }
 
-/* One group of n elements at x (scale s or computed), written to q: two reads of x (the second from L2). Block-cooperative. */
+/* One group of n elements at x (scale s or computed), written to q: two reads of x (the second from L2). The
+ * middle in 16-byte vectors: from the first element at a 16-byte boundary of x, when q is then aligned to the
+ * vector's codes (true of a row of a 16-byte aligned tensor whatever its width); the head and tail element by
+ * element. Block-cooperative. */
 template <class D, int F>
 AK_INLINE void ak_quant_span(const typename D::T* x, ak_u8* q, ak_i64 n, float* sp, int compute, float* amax, float* scratch) {
+    const int V = AK_V16(D);
+    ak_i64 h = ak_quant_head<D>(x, q, n), nv = 0;
+    if (h >= 0) nv = (n - h) / V;
+    else h = 0;
+    const typename D::T* xv = x + h;
+    ak_u8* qv = q + h;
+    const ak_i64 ns = n - nv * V;   /* scalar elements: [0, h) and [h + nv V, n) */
     float m = 0.0f, s;
     if (compute) {
-        for (ak_i64 i = threadIdx.x; i < n; i += blockDim.x) m = ak_absmax(m, D::to(x[i]));
+#pragma unroll 4
+        for (ak_i64 j = threadIdx.x; j < nv; j += blockDim.x) {
+            float f[AK_V16(D)];
+            ak_ld16<D>(xv + V * j, f);
+            for (int k = 0; k < V; k++) m = ak_absmax(m, f[k]);
+        }
+        for (ak_i64 e = threadIdx.x; e < ns; e += blockDim.x) m = ak_absmax(m, D::to(x[e < h ? e : e + nv * V]));
         m = ak_quant_block_max(m, scratch);
         s = ak_quant_scale_of<F>(m);
         if (threadIdx.x == 0) *sp = s;
@@ -196,25 +272,14 @@ AK_INLINE void ak_quant_span(const typename D::T* x, ak_u8* q, ak_i64 n, float* 
     }
     const float inv = ak_quant_inv(s);
     float lm = 0.0f;
-    const bool vec = ak_aligned16(x) && (((ak_u64)q) & 3u) == 0;
-    ak_i64 done = 0;
-    if (vec) {
-        const ak_i64 n4 = n / 4;
-        for (ak_i64 j = threadIdx.x; j < n4; j += blockDim.x) {
-            float v[4];
-            if (D::SIZE == 4) D::ld4(x + 4 * j, v);
-            else {
-                const uint2 w = *(const uint2*)(x + 4 * j);
-                v[0] = D::to((typename D::T)(w.x & 0xFFFFu)); v[1] = D::to((typename D::T)(w.x >> 16));
-                v[2] = D::to((typename D::T)(w.y & 0xFFFFu)); v[3] = D::to((typename D::T)(w.y >> 16));
-            }
-            if (!compute && amax) for (int k = 0; k < 4; k++) lm = ak_absmax(lm, v[k]);
-            for (int k = 0; k < 4; k++) v[k] *= inv;
-            ((ak_u32*)q)[j] = ak_fp8_enc4<F>(v);
-        }
-        done = n4 * 4;
+    for (ak_i64 j = threadIdx.x; j < nv; j += blockDim.x) {
+        float f[AK_V16(D)];
+        ak_ld16<D>(xv + V * j, f);
+        if (!compute && amax) for (int k = 0; k < V; k++) lm = ak_absmax(lm, f[k]);
+        ak_quant_st<F, AK_V16(D)>(qv + V * j, f, inv);
     }
-    for (ak_i64 i = done + threadIdx.x; i < n; i += blockDim.x) {
+    for (ak_i64 e = threadIdx.x; e < ns; e += blockDim.x) {
+        const ak_i64 i = e < h ? e : e + nv * V;
         const float v = D::to(x[i]);
         if (!compute && amax) lm = ak_absmax(lm, v);
         q[i] = ak_fp8_enc1<F>(v * inv);
@@ -223,6 +288,73 @@ AK_INLINE void ak_quant_span(const typename D::T* x, ak_u8* q, ak_i64 n, float* 
         lm = ak_quant_block_max(lm, scratch);
         if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);
     }
+}
+
+/* 1 x 128 blocks, one 16-byte vector a lane: L = 128 / AK_V16(D) lanes a block (32 for f32, 16 for 16-bit), so a
+ * wave takes AK_WAVE / L blocks a step and AK_QUANT_BLOCK_STEPS steps at once (every load issued before the first
+ * shuffle, the words held raw), every load 16 bytes and every store 4 or 8 bytes of codes. Needs cols a multiple of the vector, x
+ * 16-byte aligned and q aligned to the vector's codes; false: nothing done. The wave's turns are uniform
+ * (shuffles in a sub-wave); r = g / nb is a 32-bit division when the blocks number < 2^32. */
+template <class D, int F>
+AK_INLINE bool ak_quant_blocks_vec(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, float* scale, int compute, float* amax) {
+    enum { V = AK_V16(D), L = AK_QUANT_BLOCK_COLS / AK_V16(D), G = AK_WAVE / (AK_QUANT_BLOCK_COLS / AK_V16(D)),
+           T = AK_QUANT_BLOCK_STEPS };
+    if ((cols % V) || !ak_aligned16(x) || (((ak_u64)q) & (ak_u64)(V - 1))) return false;
+    const ak_i64 nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS, total = rows * nb;
+    const ak_i64 waves = (ak_i64)gridDim.x * (blockDim.x / AK_WAVE);
+    const int sub = ak_lane() / L, lane = ak_lane() % L;
+    const bool narrow = total <= (ak_i64)0xFFFFFFFFu;
+    float lm = 0.0f;
+    for (ak_i64 gw = (ak_i64)blockIdx.x * (blockDim.x / AK_WAVE) + ak_wave_id(); gw * (G * T) < total; gw += waves) {
+        ak_i64 g[T], off[T];
+        bool in[T];
+        ak_u32 raw[T][4];
+        float m[T];
+#pragma unroll
+        for (int t = 0; t < T; t++) {
+            g[t] = (gw * T + t) * G + sub;
+            const ak_i64 r = g[t] >= total ? 0 : narrow ? (ak_i64)((unsigned)g[t] / (unsigned)nb) : g[t] / nb;
+            const ak_i64 c = (g[t] - r * nb) * AK_QUANT_BLOCK_COLS + (ak_i64)lane * V;
+            in[t] = g[t] < total && c < cols;
+            off[t] = r * cols + c;
+            m[t] = 0.0f;
+            if (in[t]) {
+                const uint4 w = *(const uint4*)(x + off[t]);
+                raw[t][0] = w.x; raw[t][1] = w.y; raw[t][2] = w.z; raw[t][3] = w.w;
+            }
+        }
+#pragma unroll
+        for (int t = 0; t < T; t++) {
+            if (in[t]) {
+                float f[V];
+                ak_quant_widen<D, 4>(raw[t], f);
+                for (int k = 0; k < V; k++) m[t] = ak_absmax(m[t], f[k]);
+            }
+            for (int o = L / 2; o > 0; o >>= 1) m[t] = ak_absmax(m[t], ak_shfl_xor(m[t], o));
+        }
+#pragma unroll
+        for (int t = 0; t < T; t++) {
+            const bool live = g[t] < total;
+            float s = 1.0f;
+            if (compute) {
+                s = ak_quant_scale_of<F>(m[t]);
+                if (live && lane == 0) scale[g[t]] = s;
+            } else if (live) {
+                s = scale[g[t]];
+            }
+            lm = ak_absmax(lm, m[t]);
+            if (in[t]) {
+                float f[V];
+                ak_quant_widen<D, 4>(raw[t], f);
+                ak_quant_st<F, V>(q + off[t], f, ak_quant_inv(s));
+            }
+        }
+    }
+    if (amax) {
+        for (int o = AK_WAVE / 2; o >= L; o >>= 1) lm = ak_absmax(lm, ak_shfl_xor(lm, o));
+        if (ak_lane() == 0) ak_quant_amax_fold(amax, lm);
+    }
+    return true;
 }
 
 /* 1 x 128 blocks: a wave of lanes per block (AK_QUANT_BLOCK_COLS / AK_WAVE elements a lane). */
@@ -257,35 +389,51 @@ AK_INLINE void ak_quant_blocks(const typename D::T* x, ak_u8* q, ak_i64 rows, ak
     if (amax && lane == 0) ak_quant_amax_fold(amax, lm);
 }
 
+/* Grid-stride map over n elements in tiles of 2 AK_V16(D) blockDim.x (two 16-byte vectors a thread: 8 f32, 16 f16 /
+ * bf16): chunk(i0, i1) takes the vector at i0 and the one at i1 = i0 + AK_V16(D) blockDim.x, so each access
+ * instruction of a wave is contiguous (vec: x 16-byte aligned); then one(i) takes the rest (all of it when vec is
+ * false). Twice ak_map8's bytes a thread for 16-bit data. */
+template <class D, class C, class O>
+AK_INLINE void ak_quant_map(ak_i64 n, bool vec, C chunk, O one) {
+    enum { V = AK_V16(D) };
+    ak_i64 done = 0;
+    if (vec) {
+        const ak_i64 B = (ak_i64)blockDim.x, t = (ak_i64)threadIdx.x, ntiles = n / (2 * V * B);
+        for (ak_i64 T = blockIdx.x; T < ntiles; T += gridDim.x) chunk(V * (2 * T * B + t), V * (2 * T * B + B + t));
+        done = ntiles * 2 * V * B;
+    }
+    for (ak_i64 i = done + ak_gtid(); i < n; i += ak_gstride()) one(i);
+}
+
 /* MODE: one kernel per scale mode (the row and block forms hold more in registers; in one kernel with the tensor
  * form they cut its occupancy, and with it the tensor form's loads in flight) */
 template <class D, int F, int MODE>
 AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, float* scale,
                              int compute, float* amax, const float* amax_in) {
-    __shared__ float scratch[AK_QUANT_THREADS / 32];
+    __shared__ float scratch[AK_QUANT_ROW_THREADS / 32];
     if (MODE == AK_QUANT_BLOCK) {
-        ak_quant_blocks<D, F>(x, q, rows, cols, scale, compute, amax);
+        if (!ak_quant_blocks_vec<D, F>(x, q, rows, cols, scale, compute, amax))
+            ak_quant_blocks<D, F>(x, q, rows, cols, scale, compute, amax);
     } else if (MODE == AK_QUANT_ROW) {
         for (ak_i64 r = blockIdx.x; r < rows; r += gridDim.x)
             if (!ak_quant_row_regs<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch))
                 ak_quant_span<D, F>(x + r * cols, q + r * cols, cols, scale + r, compute, amax, scratch);
     } else {
-        /* the tensor as chunks of 8 elements a thread; the scale is read, or computed from amax_in (the
-           tensor's amax, ak_quant_amax run before) and written by thread 0 */
+        /* the tensor as two 16-byte vectors a thread (ak_quant_map); the scale is read, or computed from amax_in
+           (the tensor's amax, ak_quant_amax run before) and written by thread 0 */
+        enum { V = AK_V16(D) };
         const float s = compute ? ak_quant_scale_of<F>(*amax_in) : scale[0];
         if (compute && blockIdx.x == 0 && threadIdx.x == 0) scale[0] = s;
         const float inv = ak_quant_inv(s);
-        const ak_i64 n = rows * cols;
-        const bool split = D::SIZE == 4;   /* f32: each 16-byte load instruction of a wave contiguous */
         float lm = 0.0f;
-        ak_map8<split>(n, ak_aligned16(x) && (((ak_u64)q) & 7u) == 0,
+        ak_quant_map<D>(rows * cols, ak_aligned16(x) && (((ak_u64)q) & (ak_u64)(V - 1)) == 0,
             [&](ak_i64 i0, ak_i64 i1) {
-                float f[8];
-                ak_ld8<D, split>(x, i0, i1, f);
-                if (amax && !compute) for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);
-                for (int k = 0; k < 8; k++) f[k] *= inv;
-                *(ak_u32*)(q + i0) = ak_fp8_enc4<F>(f);
-                *(ak_u32*)(q + i1) = ak_fp8_enc4<F>(f + 4);
+                float f[2 * V];
+                ak_ld16<D>(x + i0, f);
+                ak_ld16<D>(x + i1, f + V);
+                if (amax && !compute) for (int k = 0; k < 2 * V; k++) lm = ak_absmax(lm, f[k]);
+                ak_quant_st<F, V>(q + i0, f, inv);
+                ak_quant_st<F, V>(q + i1, f + V, inv);
             },
             [&](ak_i64 i) {
                 const float v = D::to(x[i]);
@@ -303,13 +451,14 @@ AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i
 template <class D>
 AK_INLINE void ak_quant_amax_impl(const typename D::T* x, ak_i64 n, float* amax) {
     __shared__ float scratch[AK_QUANT_THREADS / 32];
-    const bool split = D::SIZE == 4;
+    enum { V = AK_V16(D) };
     float lm = 0.0f;
-    ak_map8<split>(n, ak_aligned16(x),
+    ak_quant_map<D>(n, ak_aligned16(x),
         [&](ak_i64 i0, ak_i64 i1) {
-            float f[8];
-            ak_ld8<D, split>(x, i0, i1, f);
-            for (int k = 0; k < 8; k++) lm = ak_absmax(lm, f[k]);
+            float f[2 * V];
+            ak_ld16<D>(x + i0, f);
+            ak_ld16<D>(x + i1, f + V);
+            for (int k = 0; k < 2 * V; k++) lm = ak_absmax(lm, f[k]);
         },
         [&](ak_i64 i) { lm = ak_absmax(lm, D::to(x[i])); });
     lm = ak_quant_block_max(lm, scratch);
@@ -343,16 +492,25 @@ AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, a
     }
 }
 
+// NVIDIA: the row and 1 x 128 block kernels at most 64 registers (2048 threads' worth of blocks an SM: 64 bytes of
+// loads in flight a thread); the AMD compilers keep their own choice
+#if defined(AK_NVIDIA)
+#define AK_QUANT_MINB 4
+#define AK_QUANT_ROW_MINB 2
+#else
+#define AK_QUANT_MINB 1
+#define AK_QUANT_ROW_MINB 1
+#endif
 #define AK_QUANT(DN, D, FN, F)                                                                                            \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
         (void)mode;                                                                                                      \
         ak_quant_impl<D, F, AK_QUANT_TENSOR>(x, q, rows, cols, scale, compute, amax, amax_in);                           \
     }                                                                                                                    \
-    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_row_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
+    AK_KERNEL __launch_bounds__(AK_QUANT_ROW_THREADS, AK_QUANT_ROW_MINB) void ak_quant_row_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
         (void)mode;                                                                                                      \
         ak_quant_impl<D, F, AK_QUANT_ROW>(x, q, rows, cols, scale, compute, amax, amax_in);                              \
     }                                                                                                                    \
-    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_block_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
+    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS, AK_QUANT_MINB) void ak_quant_block_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
         (void)mode;                                                                                                      \
         ak_quant_impl<D, F, AK_QUANT_BLOCK>(x, q, rows, cols, scale, compute, amax, amax_in);                            \
     }

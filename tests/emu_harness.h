@@ -130,6 +130,11 @@ static inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
  * here, so a wait for other blocks would never end; the row-op table never sends an emulated case there */
 static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline unsigned atomicAdd(unsigned* p, unsigned v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+static inline unsigned atomicMax(unsigned* p, unsigned v) {
+    unsigned o = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    while (o < v && !__atomic_compare_exchange_n(p, &o, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+    return o;
+}
 #define __builtin_amdgcn_s_sleep(n) akemu_yield()
 #define __builtin_amdgcn_sched_barrier(n) ((void)0) /* a scheduling fence of the compiler: nothing to run */
 static inline float __fdividef(float a, float b) { return a / b; }

@@ -116,6 +116,9 @@ if full; then step emu-axis bash -c "make -s $B/emu_axis_w64 $B/emu_axis_w32 && 
 else step emu-axis-w64 bash -c "make -s $B/emu_axis_w64 && ./$B/emu_axis_w64"; fi
 echo "== kernel emulation (tests/emu_pool.cpp: ak_pool's tiles and per-output kernel vs the reference)"
 step emu-pool bash -c "make -s $B/emu_pool_w64 && ./$B/emu_pool_w64"
+echo "== kernel emulation (tests/emu_quant.cpp: ak_quantize's row, block and tensor kernels vs the reference, bit for bit)"
+if full; then step emu-quant bash -c "make -s $B/emu_quant_w64 $B/emu_quant_w32 && ./$B/emu_quant_w64 && ./$B/emu_quant_w32"
+else step emu-quant-w64 bash -c "make -s $B/emu_quant_w64 && ./$B/emu_quant_w64"; fi
 
 # the AMD matrix kernels (gemm.hip MFMA / WMMA, attention_mma.hip's AMD path) in the same emulation with the matrix
 # instructions emulated in their hardware lane layouts (tests/emu_matrix.cpp), one binary per target, through the

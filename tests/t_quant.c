@@ -9,7 +9,12 @@
 
 static const ak_dtype q_fp8[4] = { AK_FP8_E4M3, AK_FP8_E5M2, AK_FP8_E4M3_FNUZ, AK_FP8_E5M2_FNUZ };
 static const ak_dtype q_src[3] = { AK_F32, AK_F16, AK_BF16 };
-static const size_t q_shapes[][2] = { { 1, 1 }, { 3, 129 }, { 7, 300 }, { 64, 4096 }, { 5, 128 }, { 1, 100003 }, { 4, 8192 }, { 2, 8196 }, { 33, 384 } };
+/* odd shapes (index odd) also run from an unaligned start; 1004: 16-bit rows in 8-byte vectors, 1000: a partial
+ * 1 x 128 block in 16-byte vectors; rows past 16384 f32 / 32768 16-bit elements are read twice (1004, 20004, 40004:
+ * every other 16-bit row starts 8 bytes off a 16-byte boundary) */
+static const size_t q_shapes[][2] = { { 1, 1 }, { 3, 129 }, { 7, 300 }, { 64, 4096 }, { 5, 128 }, { 1, 100003 }, { 4, 8192 },
+                                      { 2, 8196 }, { 33, 384 }, { 2, 1004 }, { 5, 1000 }, { 2, 999 }, { 3, 1004 },
+                                      { 3, 16900 }, { 3, 20004 }, { 2, 33000 }, { 2, 40004 } };
 static unsigned long long q_rng;
 
 /* values over several orders of magnitude, both signs, a few exact zeros */
@@ -36,7 +41,7 @@ static void q_naive(ak_dtype xt, const void* x, ak_dtype qt, uint8_t* q, size_t 
     if (compute) {
         /* every group's amax in one pass, then its scale */
         const size_t ng = mode == AK_QUANT_TENSOR ? 1 : mode == AK_QUANT_ROW ? rows : rows * nb;
-        float* gm = calloc(ng ? ng : 1, sizeof(float));
+        float* gm = (float*)calloc(ng ? ng : 1, sizeof(float));
         if (!gm) return;
         for (r = 0; r < rows; r++)
             for (c = 0; c < cols; c++) {
@@ -70,8 +75,8 @@ static void quantize_matches_naive(void) {
                         const size_t rows = q_shapes[si][0], cols = q_shapes[si][1], n = rows * cols;
                         const size_t ns = mode == AK_QUANT_TENSOR ? 1 : mode == AK_QUANT_ROW ? rows : rows * ((cols + 127) / 128);
                         void* x = malloc(n * ak_dtype_size(q_src[ti]));
-                        uint8_t *q = malloc(n), *qn = malloc(n);
-                        float *s = malloc(ns * 4), *sn = malloc(ns * 4), amax = -1, amaxn = -1;
+                        uint8_t *q = (uint8_t*)malloc(n), *qn = (uint8_t*)malloc(n);
+                        float *s = (float*)malloc(ns * 4), *sn = (float*)malloc(ns * 4), amax = -1, amaxn = -1;
                         ak_quant_args a;
                         size_t i, bad = 0;
                         if (!x || !q || !qn || !s || !sn) { akt_fail(__FILE__, __LINE__, "host OOM"); return; }
@@ -165,63 +170,68 @@ void akt_suite_ops_quant(void) {
 
 /* ---- the device against the cpu backend -------------------------------------- */
 
+/* One cast on the device (x from an unaligned start when off = 1: the scalar paths), its codes, scales, amax and
+ * dequantised values compared bit for bit with the cpu backend's. */
+static void gq_case(ak_context* gpu, ak_context* cpu, int ti, int fi, size_t rows, size_t cols, size_t off, int mode, int compute) {
+    const size_t n = rows * cols, es = ak_dtype_size(q_src[ti]);
+    const size_t ns = mode == AK_QUANT_TENSOR ? 1 : mode == AK_QUANT_ROW ? rows : rows * ((cols + 127) / 128);
+    void *x = malloc((n + off) * es), *y = malloc(n * es), *yr = malloc(n * es);
+    uint8_t *q = (uint8_t*)malloc(n + off), *qr = (uint8_t*)malloc(n + off);
+    float *s = (float*)malloc(ns * 4), *sr = (float*)malloc(ns * 4), amax = 0, amaxr = 0;
+    void *dx = NULL, *dq = NULL, *ds = NULL, *da = NULL, *dy = NULL;
+    ak_quant_args a;
+    size_t i, bad = 0;
+    if (!x || !q || !qr || !s || !sr || !y || !yr) { akt_fail(__FILE__, __LINE__, "host OOM"); goto out; }
+    q_fill(x, q_src[ti], n + off);
+    for (i = 0; i < ns; i++) s[i] = sr[i] = (float)akt_uniform(&q_rng, 0.001, 0.05);
+    AKT_OK(ak_malloc(gpu, (n + off) * es, NULL, &dx));
+    AKT_OK(ak_malloc(gpu, n + off, NULL, &dq));
+    AKT_OK(ak_malloc(gpu, ns * 4, NULL, &ds));
+    AKT_OK(ak_malloc(gpu, 4, NULL, &da));
+    AKT_OK(ak_malloc(gpu, n * es, NULL, &dy));
+    if (!dx || !dq || !ds || !da || !dy) goto out;
+    AKT_OK(ak_memcpy(gpu, dx, x, (n + off) * es, AK_H2D));
+    AKT_OK(ak_memcpy(gpu, ds, s, ns * 4, AK_H2D));
+    AKT_OK(ak_memset(gpu, dq, 0xA5, n + off, NULL));
+    AKT_OK(ak_memset(gpu, da, 0xFF, 4, NULL));
+    memset(&a, 0, sizeof a);
+    a.x_dtype = q_src[ti]; a.x = (char*)dx + off * es; a.q_dtype = q_fp8[fi]; a.q = (uint8_t*)dq + off;
+    a.rows = rows; a.cols = cols; a.mode = (ak_quant_mode)mode; a.scale = (float*)ds; a.compute_scale = compute;
+    a.amax = (float*)da;
+    AKT_OK(ak_quantize(gpu, &a, NULL));
+    AKT_OK(ak_dequantize(gpu, q_fp8[fi], (uint8_t*)dq + off, q_src[ti], dy, rows, cols, (ak_quant_mode)mode,
+                         (const float*)ds, NULL));
+    AKT_OK(ak_device_synchronize(gpu));
+    AKT_OK(ak_memcpy(gpu, q, dq, n + off, AK_D2H));
+    AKT_OK(ak_memcpy(gpu, s, ds, ns * 4, AK_D2H));
+    AKT_OK(ak_memcpy(gpu, &amax, da, 4, AK_D2H));
+    AKT_OK(ak_memcpy(gpu, y, dy, n * es, AK_D2H));
+    a.x = (char*)x + off * es; a.q = qr + off; a.scale = sr; a.amax = &amaxr;
+    AKT_OK(ak_quantize(cpu, &a, NULL));
+    AKT_OK(ak_dequantize(cpu, q_fp8[fi], qr + off, q_src[ti], yr, rows, cols, (ak_quant_mode)mode, sr, NULL));
+    for (i = 0; i < n; i++) bad += q[off + i] != qr[off + i];
+    for (i = 0; i < ns; i++) bad += s[i] != sr[i];
+    bad += memcmp(y, yr, n * es) != 0;
+    AKT_CHECKF(bad == 0 && amax == amaxr && (!off || q[0] == 0xA5),
+               "%s -> %s %zux%zu off %zu mode %d compute %d: %zu wrong, amax %g vs %g",
+               ak_dtype_name(q_src[ti]), ak_dtype_name(q_fp8[fi]), rows, cols, off, mode, compute, bad, amax, amaxr);
+out:
+    ak_free(gpu, dx); ak_free(gpu, dq); ak_free(gpu, ds); ak_free(gpu, da); ak_free(gpu, dy);
+    free(x); free(q); free(qr); free(s); free(sr); free(y); free(yr);
+}
+
 static void gpu_quantize_bit_exact(void) {
     ak_context *gpu = akt_gpu_context(NULL), *cpu = akt_cpu_context("gpu_quant_ref");
     int ti, fi, mode, compute;
     size_t si;
-    if (!gpu || !cpu) return;
+    if (!gpu || !cpu) { ak_context_destroy(gpu); ak_context_destroy(cpu); return; }
     q_rng = akt_seed() ^ 0x6A7ull;
     for (ti = 0; ti < 3; ti++)
         for (fi = 0; fi < 4; fi++)
             for (si = 0; si < sizeof q_shapes / sizeof q_shapes[0]; si++)
                 for (mode = 0; mode < 3; mode++)
-                    for (compute = 0; compute < 2; compute++) {
-                        const size_t rows = q_shapes[si][0], cols = q_shapes[si][1], n = rows * cols, es = ak_dtype_size(q_src[ti]);
-                        const size_t ns = mode == AK_QUANT_TENSOR ? 1 : mode == AK_QUANT_ROW ? rows : rows * ((cols + 127) / 128);
-                        const size_t off = (size_t)(si & 1);   /* odd shapes also from an unaligned start (scalar paths) */
-                        void *x = malloc((n + off) * es), *y = malloc(n * es), *yr = malloc(n * es);
-                        uint8_t *q = malloc(n + off), *qr = malloc(n + off);
-                        float *s = malloc(ns * 4), *sr = malloc(ns * 4), amax = 0, amaxr = 0;
-                        void *dx = NULL, *dq = NULL, *ds = NULL, *da = NULL, *dy = NULL;
-                        ak_quant_args a;
-                        size_t i, bad = 0;
-                        if (!x || !q || !qr || !s || !sr || !y || !yr) { akt_fail(__FILE__, __LINE__, "host OOM"); return; }
-                        q_fill(x, q_src[ti], n + off);
-                        for (i = 0; i < ns; i++) s[i] = sr[i] = (float)akt_uniform(&q_rng, 0.001, 0.05);
-                        AKT_OK(ak_malloc(gpu, (n + off) * es, NULL, &dx));
-                        AKT_OK(ak_malloc(gpu, n + off, NULL, &dq));
-                        AKT_OK(ak_malloc(gpu, ns * 4, NULL, &ds));
-                        AKT_OK(ak_malloc(gpu, 4, NULL, &da));
-                        AKT_OK(ak_malloc(gpu, n * es, NULL, &dy));
-                        if (!dx || !dq || !ds || !da || !dy) return;
-                        AKT_OK(ak_memcpy(gpu, dx, x, (n + off) * es, AK_H2D));
-                        AKT_OK(ak_memcpy(gpu, ds, s, ns * 4, AK_H2D));
-                        AKT_OK(ak_memset(gpu, dq, 0xA5, n + off, NULL));
-                        AKT_OK(ak_memset(gpu, da, 0xFF, 4, NULL));
-                        memset(&a, 0, sizeof a);
-                        a.x_dtype = q_src[ti]; a.x = (char*)dx + off * es; a.q_dtype = q_fp8[fi]; a.q = (uint8_t*)dq + off;
-                        a.rows = rows; a.cols = cols; a.mode = (ak_quant_mode)mode; a.scale = (float*)ds; a.compute_scale = compute;
-                        a.amax = (float*)da;
-                        AKT_OK(ak_quantize(gpu, &a, NULL));
-                        AKT_OK(ak_dequantize(gpu, q_fp8[fi], (uint8_t*)dq + off, q_src[ti], dy, rows, cols, (ak_quant_mode)mode,
-                                             (const float*)ds, NULL));
-                        AKT_OK(ak_device_synchronize(gpu));
-                        AKT_OK(ak_memcpy(gpu, q, dq, n + off, AK_D2H));
-                        AKT_OK(ak_memcpy(gpu, s, ds, ns * 4, AK_D2H));
-                        AKT_OK(ak_memcpy(gpu, &amax, da, 4, AK_D2H));
-                        AKT_OK(ak_memcpy(gpu, y, dy, n * es, AK_D2H));
-                        a.x = (char*)x + off * es; a.q = qr + off; a.scale = sr; a.amax = &amaxr;
-                        AKT_OK(ak_quantize(cpu, &a, NULL));
-                        AKT_OK(ak_dequantize(cpu, q_fp8[fi], qr + off, q_src[ti], yr, rows, cols, (ak_quant_mode)mode, sr, NULL));
-                        for (i = 0; i < n; i++) bad += q[off + i] != qr[off + i];
-                        for (i = 0; i < ns; i++) bad += s[i] != sr[i];
-                        bad += memcmp(y, yr, n * es) != 0;
-                        AKT_CHECKF(bad == 0 && amax == amaxr && (!off || q[0] == 0xA5),
-                                   "%s -> %s %zux%zu off %zu mode %d compute %d: %zu wrong, amax %g vs %g",
-                                   ak_dtype_name(q_src[ti]), ak_dtype_name(q_fp8[fi]), rows, cols, off, mode, compute, bad, amax, amaxr);
-                        ak_free(gpu, dx); ak_free(gpu, dq); ak_free(gpu, ds); ak_free(gpu, da); ak_free(gpu, dy);
-                        free(x); free(q); free(qr); free(s); free(sr); free(y); free(yr);
-                    }
+                    for (compute = 0; compute < 2; compute++)
+                        gq_case(gpu, cpu, ti, fi, q_shapes[si][0], q_shapes[si][1], si & 1, mode, compute);
     ak_context_destroy(gpu);
     ak_context_destroy(cpu);
 }
