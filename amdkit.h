@@ -1264,8 +1264,9 @@ typedef struct ak_quant_args {
     float* amax;            /* NULL, or one device float: max |x| over the whole tensor (for delayed scaling) */
 } ak_quant_args;
 /* Quantise: one pass over x (two for AK_QUANT_TENSOR with compute_scale, the
- * first finding the amax; the rows of AK_QUANT_ROW are read twice when their
- * scale is computed, the second time from L2). Thread safety: any thread. */
+ * first finding the amax; AK_QUANT_ROW rows wider than 16384 f32 / 32768
+ * 16-bit elements are read twice when their scale is computed, the second time
+ * from L2). Thread safety: any thread. */
 AKAPI ak_result ak_quantize(ak_context* ctx, const ak_quant_args* args, ak_stream* stream);
 /* y (rows x cols, f32 / f16 / bf16) = s * q in fp32, rounded to y's dtype, with
  * the scales of `mode` as ak_quantize lays them out. Thread safety: any thread. */
