@@ -58,7 +58,14 @@ static void emu_quant_cases(void) {
             for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
                 for (int mode = 0; mode < 3; mode++)
                     for (int compute = 0; compute < 2; compute++)
-                        gq_case(g_gpu, cpu, ti, fmts[fi], shapes[si][0], shapes[si][1], si & 1, mode, compute);
+                        gq_case(g_gpu, cpu, ti, fmts[fi], shapes[si][0], shapes[si][1], si & 1, si & 1, mode, compute);
+    /* codes out of step with x (q 3 bytes past x's element offset): no aligned head exists, so rows, spans and
+       blocks take their element paths */
+    static const size_t odd[][2] = { { 3, 1000 }, { 2, 8196 }, { 1, 40004 }, { 5, 384 } };
+    for (int ti = 0; ti < 3; ti++)
+        for (size_t si = 0; si < sizeof odd / sizeof odd[0]; si++)
+            for (int mode = 0; mode < 3; mode++)
+                for (int compute = 0; compute < 2; compute++) gq_case(g_gpu, cpu, ti, 0, odd[si][0], odd[si][1], 0, 3, mode, compute);
     ak_context_destroy(cpu);
 }
 

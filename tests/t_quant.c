@@ -170,13 +170,14 @@ void akt_suite_ops_quant(void) {
 
 /* ---- the device against the cpu backend -------------------------------------- */
 
-/* One cast on the device (x from an unaligned start when off = 1: the scalar paths), its codes, scales, amax and
+/* One cast on the device (x off elements and q qoff bytes past an aligned start; offsets that keep x and q in
+ * step take the vector paths after a head, others the element paths), its codes, scales, amax and
  * dequantised values compared bit for bit with the cpu backend's. */
-static void gq_case(ak_context* gpu, ak_context* cpu, int ti, int fi, size_t rows, size_t cols, size_t off, int mode, int compute) {
+static void gq_case(ak_context* gpu, ak_context* cpu, int ti, int fi, size_t rows, size_t cols, size_t off, size_t qoff, int mode, int compute) {
     const size_t n = rows * cols, es = ak_dtype_size(q_src[ti]);
     const size_t ns = mode == AK_QUANT_TENSOR ? 1 : mode == AK_QUANT_ROW ? rows : rows * ((cols + 127) / 128);
     void *x = malloc((n + off) * es), *y = malloc(n * es), *yr = malloc(n * es);
-    uint8_t *q = (uint8_t*)malloc(n + off), *qr = (uint8_t*)malloc(n + off);
+    uint8_t *q = (uint8_t*)malloc(n + qoff), *qr = (uint8_t*)malloc(n + qoff);
     float *s = (float*)malloc(ns * 4), *sr = (float*)malloc(ns * 4), amax = 0, amaxr = 0;
     void *dx = NULL, *dq = NULL, *ds = NULL, *da = NULL, *dy = NULL;
     ak_quant_args a;
@@ -185,36 +186,36 @@ static void gq_case(ak_context* gpu, ak_context* cpu, int ti, int fi, size_t row
     q_fill(x, q_src[ti], n + off);
     for (i = 0; i < ns; i++) s[i] = sr[i] = (float)akt_uniform(&q_rng, 0.001, 0.05);
     AKT_OK(ak_malloc(gpu, (n + off) * es, NULL, &dx));
-    AKT_OK(ak_malloc(gpu, n + off, NULL, &dq));
+    AKT_OK(ak_malloc(gpu, n + qoff, NULL, &dq));
     AKT_OK(ak_malloc(gpu, ns * 4, NULL, &ds));
     AKT_OK(ak_malloc(gpu, 4, NULL, &da));
     AKT_OK(ak_malloc(gpu, n * es, NULL, &dy));
     if (!dx || !dq || !ds || !da || !dy) goto out;
     AKT_OK(ak_memcpy(gpu, dx, x, (n + off) * es, AK_H2D));
     AKT_OK(ak_memcpy(gpu, ds, s, ns * 4, AK_H2D));
-    AKT_OK(ak_memset(gpu, dq, 0xA5, n + off, NULL));
+    AKT_OK(ak_memset(gpu, dq, 0xA5, n + qoff, NULL));
     AKT_OK(ak_memset(gpu, da, 0xFF, 4, NULL));
     memset(&a, 0, sizeof a);
-    a.x_dtype = q_src[ti]; a.x = (char*)dx + off * es; a.q_dtype = q_fp8[fi]; a.q = (uint8_t*)dq + off;
+    a.x_dtype = q_src[ti]; a.x = (char*)dx + off * es; a.q_dtype = q_fp8[fi]; a.q = (uint8_t*)dq + qoff;
     a.rows = rows; a.cols = cols; a.mode = (ak_quant_mode)mode; a.scale = (float*)ds; a.compute_scale = compute;
     a.amax = (float*)da;
     AKT_OK(ak_quantize(gpu, &a, NULL));
-    AKT_OK(ak_dequantize(gpu, q_fp8[fi], (uint8_t*)dq + off, q_src[ti], dy, rows, cols, (ak_quant_mode)mode,
+    AKT_OK(ak_dequantize(gpu, q_fp8[fi], (uint8_t*)dq + qoff, q_src[ti], dy, rows, cols, (ak_quant_mode)mode,
                          (const float*)ds, NULL));
     AKT_OK(ak_device_synchronize(gpu));
-    AKT_OK(ak_memcpy(gpu, q, dq, n + off, AK_D2H));
+    AKT_OK(ak_memcpy(gpu, q, dq, n + qoff, AK_D2H));
     AKT_OK(ak_memcpy(gpu, s, ds, ns * 4, AK_D2H));
     AKT_OK(ak_memcpy(gpu, &amax, da, 4, AK_D2H));
     AKT_OK(ak_memcpy(gpu, y, dy, n * es, AK_D2H));
-    a.x = (char*)x + off * es; a.q = qr + off; a.scale = sr; a.amax = &amaxr;
+    a.x = (char*)x + off * es; a.q = qr + qoff; a.scale = sr; a.amax = &amaxr;
     AKT_OK(ak_quantize(cpu, &a, NULL));
-    AKT_OK(ak_dequantize(cpu, q_fp8[fi], qr + off, q_src[ti], yr, rows, cols, (ak_quant_mode)mode, sr, NULL));
-    for (i = 0; i < n; i++) bad += q[off + i] != qr[off + i];
+    AKT_OK(ak_dequantize(cpu, q_fp8[fi], qr + qoff, q_src[ti], yr, rows, cols, (ak_quant_mode)mode, sr, NULL));
+    for (i = 0; i < n; i++) bad += q[qoff + i] != qr[qoff + i];
     for (i = 0; i < ns; i++) bad += s[i] != sr[i];
     bad += memcmp(y, yr, n * es) != 0;
-    AKT_CHECKF(bad == 0 && amax == amaxr && (!off || q[0] == 0xA5),
-               "%s -> %s %zux%zu off %zu mode %d compute %d: %zu wrong, amax %g vs %g",
-               ak_dtype_name(q_src[ti]), ak_dtype_name(q_fp8[fi]), rows, cols, off, mode, compute, bad, amax, amaxr);
+    AKT_CHECKF(bad == 0 && amax == amaxr && (!qoff || q[0] == 0xA5),
+               "%s -> %s %zux%zu off %zu / %zu mode %d compute %d: %zu wrong, amax %g vs %g",
+               ak_dtype_name(q_src[ti]), ak_dtype_name(q_fp8[fi]), rows, cols, off, qoff, mode, compute, bad, amax, amaxr);
 out:
     ak_free(gpu, dx); ak_free(gpu, dq); ak_free(gpu, ds); ak_free(gpu, da); ak_free(gpu, dy);
     free(x); free(q); free(qr); free(s); free(sr); free(y); free(yr);
@@ -231,7 +232,7 @@ static void gpu_quantize_bit_exact(void) {
             for (si = 0; si < sizeof q_shapes / sizeof q_shapes[0]; si++)
                 for (mode = 0; mode < 3; mode++)
                     for (compute = 0; compute < 2; compute++)
-                        gq_case(gpu, cpu, ti, fi, q_shapes[si][0], q_shapes[si][1], si & 1, mode, compute);
+                        gq_case(gpu, cpu, ti, fi, q_shapes[si][0], q_shapes[si][1], si & 1, si & 1, mode, compute);
     ak_context_destroy(gpu);
     ak_context_destroy(cpu);
 }
