@@ -13,8 +13,9 @@ def e4m3(c):
 def prmt(a,b,sel):
     by=[(a>>(8*i))&255 for i in range(4)]+[(b>>(8*i))&255 for i in range(4)]
     return sum(by[(sel>>(4*k))&7]<<(8*k) for k in range(4))
-def cvt(x):  # codes at bytes 1, 3 -> (lo, hi) floats (exact path for e4m3)
-    return (e4m3((x>>8)&255), e4m3((x>>24)&255))
+def cvt(x, hi):  # the code pair in 16-bit half `hi` of x (code 0 in its low byte) -> (lo, hi) floats (cvt.rn.f16x2.e4m3x2)
+    p = (x >> (16*hi)) & 0xFFFF
+    return (e4m3(p & 255), e4m3(p >> 8))
 def mma(C, A, B):  # C[16][8] += A[16][16] @ B[16][8]
     for i in range(16):
         for j in range(8):
@@ -130,7 +131,7 @@ def run(HD, d, batch, hkv, group, sq, skv, nsplit_req, page, used, wl, wr, ksc, 
                                 regs = []
                                 for l in range(32):
                                     w = ld32((n*8 + l//4)*SB + kk*16 + 4*(l%4))
-                                    regs.append((cvt(prmt(w, 0, 0x1404)), cvt(prmt(w, 0, 0x3424))))
+                                    regs.append((cvt(w, 0), cvt(w, 1)))
                                 mma(S[n], A, B_from(regs))
                         need_mask = k0 < kfull0 or k0 + BK > kfull1
                         kw0 = k0 + wn*KW
@@ -176,8 +177,8 @@ def run(HD, d, batch, hkv, group, sq, skv, nsplit_req, page, used, wl, wr, ksc, 
                                     g, t4 = l//4, l%4; base = KW*SB + (2*t4)*SB + GV*g
                                     ld = ld32 if GV == 4 else ld16; off = G*8*GV
                                     w0 = ld(base+off); w1 = ld(base+SB+off); w2 = ld(base+8*SB+off); w3 = ld(base+9*SB+off)
-                                    sel = [0x4400, 0x5511, 0x6622, 0x7733][i]
-                                    regs.append((cvt(prmt(w0, w1, sel)), cvt(prmt(w2, w3, sel))))
+                                    sel = 0x5140 if i < 2 else 0x7362  # code pairs of codes 0 / 1 (2 / 3)
+                                    regs.append((cvt(prmt(w0, w1, sel), i % 2), cvt(prmt(w2, w3, sel), i % 2)))
                                 mma(st['acc'][G*GV+i], PA, B_from(regs))
                     # lane-partial l reduce
                     for l in range(0, 32, 4):

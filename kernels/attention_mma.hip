@@ -50,21 +50,21 @@
 // kernels/attention.hip: d, R and vec unused here), and the list the kernels
 // pass to the two device functions (ak_attn_mma_gen, ak_attn_mma), with the
 // names it uses.
-#define AK_AMMA_KPARAMS(D)                                                                                       \
+#define AK_AMMA_KPARAMS(D) \
     const D::T* q, const D::T* k, const D::T* v, D::T* o, float* lse, int hkv, int group, int sq, int skv, int d, \
-        ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,  \
-        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len,         \
-        float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts,       \
+        ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, \
+        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, int split_len, \
+        float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, int bts, \
         int pshift, int wl, int wr, float softcap
 #define AK_AMMA_PARAMS(D) AK_AMMA_PARAMS_KV(D, typename D::T)
-#define AK_AMMA_PARAMS_KV(D, KT)                                                                                 \
-    const typename D::T* AK_RESTRICT q, const KT* AK_RESTRICT k, const KT* AK_RESTRICT v,                        \
-        typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse, int hkv, int group, int sq, int skv, ak_i64 qsb,     \
-        ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss,            \
-        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len,                \
-        float* AK_RESTRICT part, int d, int vec, const int* cu_q, const int* cu_k, const int* used_k,              \
+#define AK_AMMA_PARAMS_KV(D, KT) \
+    const typename D::T* AK_RESTRICT q, const KT* AK_RESTRICT k, const KT* AK_RESTRICT v, \
+        typename D::T* AK_RESTRICT o, float* AK_RESTRICT lse, int hkv, int group, int sq, int skv, ak_i64 qsb, \
+        ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, ak_i64 vss, \
+        ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int nsplit, int split_len, \
+        float* AK_RESTRICT part, int d, int vec, const int* cu_q, const int* cu_k, const int* used_k, \
         const int* btab, int bts, int pshift, int wl, int wr, float softcap
-#define AK_AMMA_ARGS                                                                                             \
+#define AK_AMMA_ARGS \
     q, k, v, o, lse, hkv, group, sq, skv, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, osb, osh, oss, scale_log2, \
         causal, nsplit, split_len, part, d, vec, cu_q, cu_k, used_k, btab, bts, pshift, wl, wr, softcap
 
@@ -279,11 +279,11 @@ AK_INLINE void ak_attn_mma_gen(AK_AMMA_PARAMS(D)) {
         else if (lse) lse[grow] = ls * AK_LN2;
     }
 }
-#define AK_AMMA_GEN_BODY(D, HD, W)                                                                              \
+#define AK_AMMA_GEN_BODY(D, HD, W) \
     ak_attn_mma_gen<D, HD, W>(AK_AMMA_ARGS)
 #else
 #define AK_AMMA_GEN_BODY(D, HD, W) \
-    do {                           \
+    do { \
     } while (0)
 #endif
 
@@ -316,50 +316,23 @@ AK_INLINE ak_u32 ak_prmt(ak_u32 a, ak_u32 b) {
     asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "n"(S));
     return r;
 }
-// Two 8-bit float codes at bytes 1 and 3 of x (bytes 0 and 2 are ignored) ->
-// two 16-bit values of D (byte 1 -> the low half), exactly for every code
-// but NaN / infinity (every e4m3 / e5m2 value is a f16 and a bf16 value):
-// the code's sign and magnitude bits are placed into the 16-bit format's
-// fields (exponent in its low bits), and a multiply by a power of two
-// re-biases the exponent (subnormal codes become normal values the same
-// way). F: 1 e4m3 (OCP E4M3FN: no infinity, NaN = S.1111.111), 2 e5m2.
-template <class D, int F>
-AK_INLINE ak_u32 ak_f8x2_to(ak_u32 x) {
-    if (F == 2 && ak_is_f16<D>::value) return x & 0xFF00FF00u;  // e5m2 is the top byte of a f16 (all codes)
-    // magnitude shifted right by (16-bit exponent bits - 8-bit exponent bits), sign kept
-    const int sh = ak_is_f16<D>::value ? 1 : F == 1 ? 4 : 3;
-    const ak_u32 mm = (0x7F00u >> sh) * 0x10001u;
-    ak_u32 y = (x & 0x80008000u) | ((x >> sh) & mm);
-    // times 2^(16-bit bias - 8-bit bias): f16 e4m3 2^8; bf16 e4m3 2^120, e5m2 2^112
-    if (ak_is_f16<D>::value) {
-        asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(y) : "r"(y), "r"(0x5C005C00u));
-    } else {
-        const ak_u32 c = F == 1 ? 0x7B807B80u : 0x77807780u;
-        asm("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(y) : "r"(y), "r"(c), "r"(0x80008000u));  // + -0
-    }
-    return y;
-}
-// ak_f8x2_to for every code: NaN (e4m3: magnitude 0x7F) and infinity / NaN
-// (e5m2: magnitude >= 0x7C) patched (the rare path of a tile that has them)
-template <class D, int F>
-AK_INLINE ak_u32 ak_f8x2_to_all(ak_u32 x) {
-    ak_u32 y = ak_f8x2_to<D, F>(x);
-    if (F == 2 && ak_is_f16<D>::value) return y;
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-        const ak_u32 c = (x >> (8 + 16 * i)) & 0xFFu, m = c & 0x7Fu, sg = (c & 0x80u) << 8;
-        ak_u32 o = 0xFFFFFFFFu;
-        if (F == 1 && m == 0x7Fu) o = sg | (ak_is_f16<D>::value ? 0x7E00u : 0x7FC0u);
-        if (F == 2 && m >= 0x7Cu) o = sg | 0x7F80u | ((m & 3u) << 5);  // bf16: infinity or NaN
-        if (o != 0xFFFFFFFFu) y = (y & (0xFFFF0000u >> (16 * i))) | (o << (16 * i));
-    }
-    return y;
-}
-// nonzero when a code of w (4 codes) is NaN / infinity (the bit 7 of its byte)
-template <class D, int F>
-AK_INLINE ak_u32 ak_f8x4_special(ak_u32 w) {
-    if (F == 2 && ak_is_f16<D>::value) return 0u;
-    return ((w & 0x7F7F7F7Fu) + (F == 1 ? 0x01010101u : 0x04040404u)) & 0x80808080u;
+// Two 8-bit float codes (the 16-bit half HI of x, code 0 in its low byte) ->
+// a f16 pair (code 0 in the low half), exactly for every code (every e4m3 /
+// e5m2 value is a f16 value): the sm_89+ conversion, one instruction a pair.
+// F: 1 e4m3 (OCP E4M3FN), 2 e5m2.
+#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+#define AK_CVT_F8 1
+#else
+#define AK_CVT_F8 0
+#endif
+template <int F, int HI>
+AK_INLINE ak_u32 ak_f8x2_h2(ak_u32 x) {
+    ak_u32 r;
+    if (F == 1 && HI) asm("{.reg .b16 l, h;\n mov.b32 {l, h}, %1;\n cvt.rn.f16x2.e4m3x2 %0, h;\n}" : "=r"(r) : "r"(x));
+    else if (F == 1) asm("{.reg .b16 l, h;\n mov.b32 {l, h}, %1;\n cvt.rn.f16x2.e4m3x2 %0, l;\n}" : "=r"(r) : "r"(x));
+    else if (HI) asm("{.reg .b16 l, h;\n mov.b32 {l, h}, %1;\n cvt.rn.f16x2.e5m2x2 %0, h;\n}" : "=r"(r) : "r"(x));
+    else asm("{.reg .b16 l, h;\n mov.b32 {l, h}, %1;\n cvt.rn.f16x2.e5m2x2 %0, l;\n}" : "=r"(r) : "r"(x));
+    return r;
 }
 
 // B fragments of two n8 column blocks (n0..n0+7, n0+8..n0+15) for k = k0..k0+15
@@ -756,16 +729,18 @@ AK_INLINE void ak_attn_mma(AK_AMMA_PARAMS(D)) {
 // (a GQA group's heads), WN warps, each on its own 16 keys of every BK =
 // 16 WN key tile, with its own ST cp.async stages of codes (no barrier of
 // the block inside the key loop: the warps meet only to merge at the end).
-// Codes are converted in registers, exactly, into the mma fragments (no
-// 16-bit tiles): the head dimension of Q K^T is summed in another order
+// The mma runs on f16 operands whatever the output type (every code is a f16
+// value; bf16 Q is copied to f16 in shared memory with a power-of-two row
+// scale, undone on the scores). Codes are converted in registers, exactly,
+// into the mma fragments (no 16-bit tiles; the sm_89+ conversion, one
+// instruction a pair of codes): the head dimension of Q K^T is summed in another order
 // (lane t of a k-step takes the four codes 4t .. 4t + 3: one 32-bit load,
 // its two halves the B fragment's two registers; Q's A fragment is loaded
 // in the same order), and V's fragments come from four 32-bit loads (rows
 // 2t, 2t + 1, 2t + 8, 2t + 9 at the lane's 4 columns; GV = 4 n-tiles per
 // word, 2 at head size 80) and byte permutes, so the output columns of n-tile
 // n are the ones ak_attn_f8_col names. Code rows are SB bytes apart (16 mod
-// 32: both loads conflict-free). A tile with a NaN / infinity code (one
-// test of the warp's codes) takes the exact conversion. K's scale (ksc[h],
+// 32: both loads conflict-free). K's scale (ksc[h],
 // NULL: 1) is folded into the score scale, V's into the output scale.
 template <int HD>
 struct ak_attn_f8_shape {
@@ -783,7 +758,7 @@ template <class D, int HD, int WN, int ST, int F8>
 AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTRICT ksc,
                               const float* AK_RESTRICT vsc) {
     typedef typename D::T T;
-    typedef ak_mma<D> MM;
+    typedef ak_mma<ak_f16_t> MM;  // f16 operands for either D: every code is a f16 value, and so is P
     enum {
         LD = HD + 8, KW = 16, BK = KW * WN, NTO = HD / 8, KQ = HD / 16, CH8 = HD / 16,
         SB = ak_attn_f8_shape<HD>::SB, GV = ak_attn_f8_shape<HD>::GV,
@@ -844,9 +819,30 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
         const int j = k0 + wn * KW + lane % KW;
         if (sg.pages) pgv = sg.pages[(j < kend ? j : kbeg) >> pshift];
     };
+    // a whole tile of plain rows: lane l copies chunk l % CH8 of rows l / CH8 + RPI it (RPI rows a copy
+    // instruction); the row addresses step by RPI rows from the lane's first (no per-row index arithmetic)
+    enum { RPI = 32 / CH8, NITF = (KW + RPI - 1) / RPI };
+    const int lr = lane / CH8, lc = lane % CH8, lb = lc * 16 < d ? 16 : 0;
+    const ak_u8* kl = k + kb + (ak_i64)(wn * KW + lr) * kss + (lb ? lc * 16 : 0);
+    const ak_u8* vl = v + vb + (ak_i64)(wn * KW + lr) * vss + (lb ? lc * 16 : 0);
     auto load = [&](int stage, int k0) {
         ak_u8* kd = wst + stage * WS;
         ak_u8* vd = kd + KW * SB;
+        if (!sg.pages && k0 + BK <= kend) {
+            const ak_u8* kp = kl + (ak_i64)k0 * kss;
+            const ak_u8* vp = vl + (ak_i64)k0 * vss;
+#pragma unroll
+            for (int it = 0; it < NITF; it++) {
+                const int r = it * RPI + lr;
+                if (lane < RPI * CH8 && (KW % RPI == 0 || r < KW)) {
+                    ak_cp_async16(kd + r * SB + lc * 16, kp, lb);
+                    ak_cp_async16(vd + r * SB + lc * 16, vp, lb);
+                }
+                kp += RPI * kss;
+                vp += RPI * vss;
+            }
+            return;
+        }
 #pragma unroll
         for (int it = 0; it < NIT; it++) {
             const int qc = it * 32 + lane, r = qc / CH8, c = qc % CH8;
@@ -882,11 +878,37 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
     typename MM::A qf[QREG ? KQ : 1];
     ak_cp_async_wait<ST - 2>();  // group 0: Q (and stage 0)
     __syncthreads();
+    // bf16 Q -> f16 in place, each row times the power of two 2^e that takes its largest magnitude into
+    // [2^14, 2^15) (exact but for elements 2^29 below it); the scores of the row are scaled back by 2^-e
+    __shared__ float qfac[16];
+    if (!ak_is_f16<D>::value) {
+        enum { TPR = 2 * WN };  // threads a row, lanes of one warp
+        const int row = tid / TPR, sub = tid % TPR;
+        ak_u32* qw = (ak_u32*)(void*)(qs + row * LD);
+        float mx = 0.0f;
+        for (int c = sub; c < HD / 2; c += TPR) {
+            const ak_u32 w = qw[c];
+            mx = fmaxf(mx, fmaxf(fabsf(__uint_as_float(w << 16)), fabsf(__uint_as_float(w & 0xFFFF0000u))));
+        }
+#pragma unroll
+        for (int o = 1; o < TPR; o *= 2) mx = fmaxf(mx, ak_shfl_xor(mx, o));
+        int e = mx > 0.0f ? 141 - (int)((__float_as_uint(mx) >> 23) & 0xFFu) : 0;  // 14 - unbiased exponent
+        e = e < -126 ? -126 : e > 126 ? 126 : e;
+        const float f = __uint_as_float((ak_u32)(127 + e) << 23);
+        for (int c = sub; c < HD / 2; c += TPR) {
+            const ak_u32 w = qw[c];
+            qw[c] = ak_pack2f<ak_f16_t>(__uint_as_float(w << 16) * f, __uint_as_float(w & 0xFFFF0000u) * f);
+        }
+        if (sub == 0) qfac[row] = __uint_as_float((ak_u32)(127 - e) << 23);
+        __syncthreads();
+    }
     if (QREG) {
 #pragma unroll
         for (int kk = 0; kk < (QREG ? KQ : 0); kk++) load_q(qf[kk], kk);
     }
 
+    const float sl0 = ak_is_f16<D>::value ? sl2 : sl2 * qfac[g];  // rows g / g + 8: score scales
+    const float sl1 = ak_is_f16<D>::value ? sl2 : sl2 * qfac[g + 8];
     const int lr0 = r0 + g, lr1 = lr0 + 8;
     int lo0 = 1, hi0 = 0, lo1 = 1, hi1 = 0;
     if (lr0 < rows) { lo0 = ak_attn_lo(sg, wl, lr0 % sg.sq); hi0 = ak_attn_hi(sg, wr, lr0 % sg.sq); }
@@ -905,40 +927,24 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
         __syncwarp();                // and the warp's
         const ak_u8* kc = wst + (t % ST) * WS;
         const ak_u8* vc = kc + KW * SB;
-        // any NaN / infinity code in the warp's K and V rows of this tile?
-        ak_u32 sp = 0;
-        if (F8 != 2 || !ak_is_f16<D>::value) {
-#pragma unroll
-            for (int c = lane; c < 2 * KW * CH8; c += 32) {
-                const uint4 w = *(const uint4*)(const void*)(kc + (c / CH8) * SB + (c % CH8) * 16);
-                sp |= ak_f8x4_special<D, F8>(w.x) | ak_f8x4_special<D, F8>(w.y) | ak_f8x4_special<D, F8>(w.z) |
-                      ak_f8x4_special<D, F8>(w.w);
-            }
-        }
-        const bool all = __any_sync(0xFFFFFFFFu, sp != 0);
         // S = Q K^T for the warp's 16 keys (n-tile n: keys 8 n + g of the B fragment)
         typename MM::C s[2];
         MM::zero(s[0]);
         MM::zero(s[1]);
-        auto qk = [&](bool exact) {
 #pragma unroll
-            for (int kk = 0; kk < KQ; kk++) {
-                typename MM::A qa;
-                if (QREG) qa = qf[QREG ? kk : 0];
-                else load_q(qa, kk);
+        for (int kk = 0; kk < KQ; kk++) {
+            typename MM::A qa;
+            if (QREG) qa = qf[QREG ? kk : 0];
+            else load_q(qa, kk);
 #pragma unroll
-                for (int n = 0; n < 2; n++) {
-                    const ak_u32 w = *(const ak_u32*)(const void*)(kc + (n * 8 + g) * SB + kk * 16 + 4 * t4);
-                    const ak_u32 x0 = ak_prmt<0x1404>(w, 0u), x1 = ak_prmt<0x3424>(w, 0u);
-                    typename MM::B kf;
-                    kf.r[0] = exact ? ak_f8x2_to_all<D, F8>(x0) : ak_f8x2_to<D, F8>(x0);
-                    kf.r[1] = exact ? ak_f8x2_to_all<D, F8>(x1) : ak_f8x2_to<D, F8>(x1);
-                    MM::mma(s[n], qa, kf);
-                }
+            for (int n = 0; n < 2; n++) {
+                const ak_u32 w = *(const ak_u32*)(const void*)(kc + (n * 8 + g) * SB + kk * 16 + 4 * t4);
+                typename MM::B kf;
+                kf.r[0] = ak_f8x2_h2<F8, 0>(w);
+                kf.r[1] = ak_f8x2_h2<F8, 1>(w);
+                MM::mma(s[n], qa, kf);
             }
-        };
-        if (all) qk(true);
-        else qk(false);
+        }
         // scale (soft-cap), mask, online softmax (rows lr0: v[0..1], lr1: v[2..3])
         const int kw0 = k0 + wn * KW;
         const bool need_mask = k0 < kfull0 || k0 + BK > kfull1;
@@ -947,7 +953,7 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
         for (int n = 0; n < 2; n++) {
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                float x = s[n].v[e] * sl2;
+                float x = s[n].v[e] * (e < 2 ? sl0 : sl1);
                 if (softcap > 0.0f) x = softcap * ak_fast_tanh(x);
                 if (need_mask) {
                     const int j = kw0 + n * 8 + 2 * t4 + (e & 1);
@@ -991,11 +997,11 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
         // O += P V: P (16 x 16) from the S accumulators; V's B fragments (keys 2 t4, 2 t4 + 1 | + 8, + 9;
         // column ak_attn_f8_col(n, g)) from the codes of rows 2 t4, 2 t4 + 1, 2 t4 + 8, 2 t4 + 9
         typename MM::A pa;
-        pa.r[0] = ak_pack2f<D>(s[0].v[0], s[0].v[1]);
-        pa.r[1] = ak_pack2f<D>(s[0].v[2], s[0].v[3]);
-        pa.r[2] = ak_pack2f<D>(s[1].v[0], s[1].v[1]);
-        pa.r[3] = ak_pack2f<D>(s[1].v[2], s[1].v[3]);
-        auto pv = [&](bool exact) {
+        pa.r[0] = ak_pack2f<ak_f16_t>(s[0].v[0], s[0].v[1]);
+        pa.r[1] = ak_pack2f<ak_f16_t>(s[0].v[2], s[0].v[3]);
+        pa.r[2] = ak_pack2f<ak_f16_t>(s[1].v[0], s[1].v[1]);
+        pa.r[3] = ak_pack2f<ak_f16_t>(s[1].v[2], s[1].v[3]);
+        {
             const ak_u8* vr = vc + (2 * t4) * SB + GV * g;
 #pragma unroll
             for (int G = 0; G < NTO / GV; G++) {
@@ -1011,23 +1017,20 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
                     w2 = *(const ak_u16*)(const void*)(vr + 8 * SB + G * 16);
                     w3 = *(const ak_u16*)(const void*)(vr + 9 * SB + G * 16);
                 }
+                // code pairs (first row's code in the low byte) of codes 0 / 1 (x01, y01) and 2 / 3 (x23, y23)
+                const ak_u32 x01 = ak_prmt<0x5140>(w0, w1), y01 = ak_prmt<0x5140>(w2, w3);
+                const ak_u32 x23 = GV == 4 ? ak_prmt<0x7362>(w0, w1) : 0u, y23 = GV == 4 ? ak_prmt<0x7362>(w2, w3) : 0u;
 #pragma unroll
                 for (int i = 0; i < GV; i++) {
-                    // bytes 1 / 3: code i of the first / second row
-                    ak_u32 x0, x1;
-                    if (i == 0) { x0 = ak_prmt<0x4400>(w0, w1); x1 = ak_prmt<0x4400>(w2, w3); }
-                    else if (i == 1) { x0 = ak_prmt<0x5511>(w0, w1); x1 = ak_prmt<0x5511>(w2, w3); }
-                    else if (i == 2) { x0 = ak_prmt<0x6622>(w0, w1); x1 = ak_prmt<0x6622>(w2, w3); }
-                    else { x0 = ak_prmt<0x7733>(w0, w1); x1 = ak_prmt<0x7733>(w2, w3); }
                     typename MM::B vf;
-                    vf.r[0] = exact ? ak_f8x2_to_all<D, F8>(x0) : ak_f8x2_to<D, F8>(x0);
-                    vf.r[1] = exact ? ak_f8x2_to_all<D, F8>(x1) : ak_f8x2_to<D, F8>(x1);
+                    if (i == 0) { vf.r[0] = ak_f8x2_h2<F8, 0>(x01); vf.r[1] = ak_f8x2_h2<F8, 0>(y01); }
+                    else if (i == 1) { vf.r[0] = ak_f8x2_h2<F8, 1>(x01); vf.r[1] = ak_f8x2_h2<F8, 1>(y01); }
+                    else if (i == 2) { vf.r[0] = ak_f8x2_h2<F8, 0>(x23); vf.r[1] = ak_f8x2_h2<F8, 0>(y23); }
+                    else { vf.r[0] = ak_f8x2_h2<F8, 1>(x23); vf.r[1] = ak_f8x2_h2<F8, 1>(y23); }
                     MM::mma(acc[G * GV + i], pa, vf);
                 }
             }
-        };
-        if (all) pv(true);
-        else pv(false);
+        }
         __syncwarp();  // this stage is overwritten by the next iteration's copy
     }
     ak_cp_async_wait<0>();
@@ -1129,23 +1132,29 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
 }
 // prefill: 4 warps x 16 rows, 2 stages of 64 keys (32 past head size 128: shared memory, registers);
 // decode: one 16-row tile, 4 warps splitting 64-key tiles in 3 stages (head sizes past 128: 2 warps, 32 keys, 2 stages)
-#define AK_AMMA_BODY(D, HD, WM, WN)                                                                              \
-    ak_attn_mma<D, HD, WM, (HD > 128 && WN > 1 ? 2 : WN), (WN > 1 && HD <= 128 ? 3 : 2), (HD > 128 ? 32 : 64),  \
+#define AK_AMMA_BODY(D, HD, WM, WN) \
+    ak_attn_mma<D, HD, WM, (HD > 128 && WN > 1 ? 2 : WN), (WN > 1 && HD <= 128 ? 3 : 2), (HD > 128 ? 32 : 64), \
                 (HD <= 192)>(AK_AMMA_ARGS)
 #define AK_AMMA_NV_BODY(D, HD, WM, WN) AK_AMMA_BODY(D, HD, WM, WN)
 // 8-bit K / V decode: the decode form's warps (4; 2 past head size 128), 3 stages of codes a warp
+#if AK_CVT_F8
 #define AK_AMMA_F8_BODY(D, HD, F8) \
     ak_attn_mma_f8<D, HD, (HD > 128 ? 2 : 4), AK_AMMA_F8_ST, F8>(AK_AMMA_ARGS, ksc, vsc)
+#else  // before sm_89 (no 8-bit conversion): never launched, the host dequantises
+#define AK_AMMA_F8_BODY(D, HD, F8) \
+    do { \
+    } while (0)
+#endif
 #else
 // AMD: the generic path (WM waves; the decode form is one wave). Targets
 // without a matrix instruction get empty kernels (one source for every
 // target); the host never launches them there (it runs the SIMT family).
 #define AK_AMMA_BODY(D, HD, WM, WN) AK_AMMA_GEN_BODY(D, HD, WM)
 #define AK_AMMA_NV_BODY(D, HD, WM, WN) \
-    do {                               \
+    do { \
     } while (0)
 #define AK_AMMA_F8_BODY(D, HD, F8) \
-    do {                           \
+    do { \
     } while (0)
 #endif
 
@@ -1163,43 +1172,43 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
 #endif
 
 // Same argument list as the SIMT kernels (R unused: rows per block fixed).
-#define AK_AMMA(NAME, HD, WM, WN, DT, D)                                                                         \
+#define AK_AMMA(NAME, HD, WM, WN, DT, D) \
     AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
-        (void)R;                                                                              \
-        AK_AMMA_BODY(D, HD, WM, WN);                                                                              \
+        (void)R; \
+        AK_AMMA_BODY(D, HD, WM, WN); \
     }
 // head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched; head_dim 80 runs on 96 there)
-#define AK_AMMA_NV(NAME, HD, WM, WN, DT, D)                                                                      \
-    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) {          \
-        (void)R;                                                                              \
-        AK_AMMA_NV_BODY(D, HD, WM, WN);                                                                           \
+#define AK_AMMA_NV(NAME, HD, WM, WN, DT, D) \
+    AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
+        (void)R; \
+        AK_AMMA_NV_BODY(D, HD, WM, WN); \
     }
 // the 8-bit K / V decode kernels (NVIDIA only: AMD bodies are empty, never launched): K and V fp8 codes,
 // per-kv-head scales ksc / vsc (NULL: 1)
-#define AK_AMMA_F8(HD, FN, F8, DT, D)                                                                            \
+#define AK_AMMA_F8(HD, FN, F8, DT, D) \
     AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, 1, 4), AK_AMMA_F8_BLOCKS(HD)) ak_attn_mmadec##HD##_##FN##_##DT( \
-        const D::T* q, const ak_u8* k, const ak_u8* v, D::T* o, float* lse, int hkv, int group, int sq, int skv,   \
-        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \
-        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \
-        int split_len, float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab,  \
-        int bts, int pshift, int wl, int wr, float softcap, const float* ksc, const float* vsc) {                   \
-        (void)R;                                                                                                  \
-        AK_AMMA_F8_BODY(D, HD, F8);                                                                               \
+        const D::T* q, const ak_u8* k, const ak_u8* v, D::T* o, float* lse, int hkv, int group, int sq, int skv, \
+        int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh, \
+        ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit, \
+        int split_len, float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, \
+        int bts, int pshift, int wl, int wr, float softcap, const float* ksc, const float* vsc) { \
+        (void)R; \
+        AK_AMMA_F8_BODY(D, HD, F8); \
     }
-#define AK_AMMA_F8X4(HD)                              \
-    AK_AMMA_F8(HD, e4m3, 1, f16, ak_f16_t)            \
-    AK_AMMA_F8(HD, e4m3, 1, bf16, ak_bf16_t)          \
-    AK_AMMA_F8(HD, e5m2, 2, f16, ak_f16_t)            \
+#define AK_AMMA_F8X4(HD) \
+    AK_AMMA_F8(HD, e4m3, 1, f16, ak_f16_t) \
+    AK_AMMA_F8(HD, e4m3, 1, bf16, ak_bf16_t) \
+    AK_AMMA_F8(HD, e5m2, 2, f16, ak_f16_t) \
     AK_AMMA_F8(HD, e5m2, 2, bf16, ak_bf16_t)
-#define AK_AMMA_NV4(HD)                                 \
-    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \
-    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \
+#define AK_AMMA_NV4(HD) \
+    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, f16, ak_f16_t) \
+    AK_AMMA_NV(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t) \
     AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \
     AK_AMMA_NV(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)
 // head sizes of every matrix target (AMD: the generic path)
-#define AK_AMMA4(HD)                                 \
-    AK_AMMA(ak_attn_mma, HD, 4, 1, f16, ak_f16_t)    \
-    AK_AMMA(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t)  \
+#define AK_AMMA4(HD) \
+    AK_AMMA(ak_attn_mma, HD, 4, 1, f16, ak_f16_t) \
+    AK_AMMA(ak_attn_mma, HD, 4, 1, bf16, ak_bf16_t) \
     AK_AMMA(ak_attn_mmadec, HD, 1, 4, f16, ak_f16_t) \
     AK_AMMA(ak_attn_mmadec, HD, 1, 4, bf16, ak_bf16_t)
 
@@ -1245,10 +1254,10 @@ AK_AMMA_F8X4(256)
 #endif
 
 // the generic path under its own name on every target (4 waves)
-#define AK_AMMA_GEN(HD, DT, D)                                                                                   \
+#define AK_AMMA_GEN(HD, DT, D) \
     AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
-        (void)R;                                                                              \
-        AK_AMMA_GEN_BODY(D, HD, 4);                                                                               \
+        (void)R; \
+        AK_AMMA_GEN_BODY(D, HD, 4); \
     }
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 64
 AK_AMMA_GEN(64, f16, ak_f16_t)

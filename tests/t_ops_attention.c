@@ -485,7 +485,7 @@ static void attention_kv8_errors(void) {
     ak_attention_args a;
     ak_attention_plan pl;
     ak_config cfg;
-    ak_context *sm90 = NULL, *mi = NULL;
+    ak_context *sm90 = NULL, *sm80 = NULL, *mi = NULL;
     c.kvt = AK_FP8_E4M3;
     c.kvscale = 1;
     if (!ctx || !at_make(&c, &at_rng, &h)) return;
@@ -531,14 +531,16 @@ static void attention_kv8_errors(void) {
             akt_fail(__FILE__, __LINE__, "out of memory");
         }
     }
-    /* the plan: the 8-bit decode kernel on NVIDIA, dequantised K / V elsewhere */
+    /* the plan: the 8-bit decode kernel on NVIDIA sm_89+, dequantised K / V elsewhere */
     cfg = ak_config_default();
     cfg.backend = AK_BACKEND_CPU;
     cfg.arch = "sm_90";
     AKT_OK(ak_context_create(&cfg, &sm90));
+    cfg.arch = "sm_80";
+    AKT_OK(ak_context_create(&cfg, &sm80));
     cfg.arch = "gfx942";
     AKT_OK(ak_context_create(&cfg, &mi));
-    if (sm90 && mi) {
+    if (sm90 && sm80 && mi) {
         ak_attention_plan p16;
         ak_attention_args a0;   /* pointers not read by the plan */
         memset(&a0, 0, sizeof a0);
@@ -567,12 +569,17 @@ static void attention_kv8_errors(void) {
         a = a0; a.seq_q = 64;   /* prefill */
         AKT_OK(ak_attention_plan_get(sm90, &a, &pl));
         AKT_CONTAINS(pl.reason, "dequantised");
+        a = a0;   /* sm_80: no 8-bit conversion instruction, the 16-bit kernel on dequantised K / V */
+        AKT_OK(ak_attention_plan_get(sm80, &a, &pl));
+        AKT_EQ_STR(pl.kernel, "ak_attn_mmadec64_bf16");
+        AKT_CONTAINS(pl.reason, "dequantised");
         a = a0;   /* AMD */
         AKT_OK(ak_attention_plan_get(mi, &a, &pl));
         AKT_CONTAINS(pl.reason, "dequantised");
         AKT_CHECKF(strstr(pl.kernel, "e4m3") == NULL, "kernel %s", pl.kernel);
     }
     if (sm90) ak_context_destroy(sm90);
+    if (sm80) ak_context_destroy(sm80);
     if (mi) ak_context_destroy(mi);
     at_free(&h);
 }
