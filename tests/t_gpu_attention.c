@@ -420,6 +420,14 @@ static void gpu_attention_kv8(void) {
     c = at_mk(AK_BF16, 1, 4, 1, 1, 1000, 128, AK_ATTN_BHSD, 0);    /* large logits */
     c.kvt = AK_FP8_E4M3; c.kvscale = 1; c.amp = 6.0;
     ga_kv8(g_gpu, "kv8", &c, "_e4m3_bf16");
+    /* bf16 q past f16's range either way (the kernel's mma takes f16: each Q row is scaled by a power of two
+       first), logits of order 1 through the softmax scale */
+    c = at_mk(AK_BF16, 2, 8, 2, 1, 1000, 128, AK_ATTN_BHSD, 0);
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1; c.amp = 3e5; c.scale = 3e-12f;
+    ga_kv8(g_gpu, "kv8", &c, "_e4m3_bf16");
+    c = at_mk(AK_BF16, 2, 8, 2, 1, 1000, 64, AK_ATTN_BSHD, 0);
+    c.kvt = AK_FP8_E5M2; c.kvscale = 1; c.amp = 1e-6; c.scale = 3e11f;
+    ga_kv8(g_gpu, "kv8", &c, "_e5m2_bf16");
     /* dequantised K / V: prefill, head size off the 16 grid, the SIMT path */
     c = at_mk(AK_BF16, 1, 4, 2, 129, 1000, 128, AK_ATTN_BSHD, 1);
     c.kvt = AK_FP8_E4M3; c.kvscale = 1;
