@@ -407,6 +407,12 @@ static void gpu_attention_kv8(void) {
     c = at_mk(AK_F16, 2, 16, 1, 3, 777, 64, AK_ATTN_BSHD, 1);     /* 48 rows (3 tiles), causal, paged */
     c.kvt = AK_FP8_E5M2; c.kvscale = 1; c.page = 16; c.used = 1;
     ga_kv8(g_gpu, "kv8", &c, "_e5m2_f16");
+    c = at_mk(AK_BF16, 2, 8, 2, 1, 1000, 128, AK_ATTN_BSHD, 0);    /* 8-row pages: the per-row copy */
+    c.kvt = AK_FP8_E4M3; c.kvscale = 1; c.page = 8; c.used = 1;
+    ga_kv8(g_gpu, "kv8", &c, "_e4m3_bf16");
+    c = at_mk(AK_F16, 2, 8, 2, 1, 1000, 128, AK_ATTN_BSHD, 0);     /* pages of 16, a window: tiles off the page grid */
+    c.kvt = AK_FP8_E5M2; c.kvscale = 1; c.page = 16; c.wl = 300;
+    ga_kv8(g_gpu, "kv8", &c, "_e5m2_f16");
     c = at_mk(AK_F16, 2, 2, 2, 1, 129, 128, AK_ATTN_STRIDED, 0);  /* interleaved K / V cache, no scales */
     c.kvt = AK_FP8_E4M3; c.splits = 1;
     ga_kv8(g_gpu, "kv8", &c, "_e4m3_f16");
