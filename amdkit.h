@@ -13825,7 +13825,7 @@ static const char _ak_src_attention_mma[] =
     "// O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V\n"
     "// fragments through ldmatrix.trans.\n"
     "//\n"
-    "// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA): ak_attn_mma_f8\n"
+    "// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA sm_89+): ak_attn_mma_f8\n"
     "// below. Other calls run on K / V dequantised by quant.hip's ak_dequant_kv_*.\n"
     "// The NVIDIA decode forms merge their own splits (ak_attn_fold).\n"
     "//\n"

@@ -36,7 +36,7 @@
 // O += P V (the m16n8 C layout of two n-tiles is the m16k16 A layout), V
 // fragments through ldmatrix.trans.
 //
-// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA): ak_attn_mma_f8
+// 8-bit K / V (ak_attn_mmadec<HD>_<e4m3|e5m2>_<dt>, NVIDIA sm_89+): ak_attn_mma_f8
 // below. Other calls run on K / V dequantised by quant.hip's ak_dequant_kv_*.
 // The NVIDIA decode forms merge their own splits (ak_attn_fold).
 //
