@@ -437,7 +437,8 @@ static ak_result setup_randn(bench_case* c, const bench_entry* e) {
  * scaling: codes and scales checked bit for bit), per tensor current (two passes: the amax, then the codes) and
  * per tensor delayed (one pass: the given scale, the amax written beside the codes); then rows and blocks at
  * widths off that square: 3000 (rows in registers, not a multiple of 128), 12292 (past the registers' 8192:
- * two reads), 14336 and 1024 */
+ * two reads), 14336 and 1024; then the two-pass tensor form from 8M to 134M elements (16-bit: 16 MB to 268 MB,
+ * either side of the 50 MB L2 the second pass reads from) */
 #define BENCH_QUANT(t)                                                                                                    \
     { "quant_row", t, AK_FP8_E4M3, AK_QUANT_ROW, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyf", TOL_EXACT }, \
     { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }, \
@@ -447,7 +448,12 @@ static ak_result setup_randn(bench_case* c, const bench_entry* e) {
     { "quant_row", t, AK_FP8_E4M3, AK_QUANT_ROW, 16384, 3000, 33, 3000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyf", TOL_EXACT }, \
     { "quant_row", t, AK_FP8_E4M3, AK_QUANT_ROW, 4096, 12292, 8, 12292, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyf", TOL_EXACT }, \
     { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 4096, 14336, 8, 14336, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }, \
-    { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 32768, 1024, 64, 1024, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }
+    { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 32768, 1024, 64, 1024, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }, \
+    { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 2048, 4096, 7, 4100, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
+    { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 4096, 4096, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
+    { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 8192, 3000, 33, 3000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
+    { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 4096, 14336, 8, 14336, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
+    { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 16384, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }
 /* row ops (rows x cols) for f32, f16, bf16 */
 #define RD_R 65536
 #define RD_C 4096

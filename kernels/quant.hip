@@ -10,8 +10,8 @@
  *   mode AK_QUANT_BLOCK   one s per 1 x 128 block of a row (scale[r nb + c / 128], nb = ceil(cols / 128))
  * compute = 1: s is computed from the group's amax (s = amax / fp8 max, 1 when
  * amax is 0) and written to scale (current scaling); for the tensor mode the
- * amax comes from ak_quant_amax_* run before (into amax_buf); compute = 0: s is
- * read (delayed scaling). amax != NULL: max |x| over the tensor is folded into
+ * amax comes from the one-pass kernel (below) or from ak_quant_amax_* run before
+ * (into amax_buf); compute = 0: s is read (delayed scaling). amax != NULL: max |x| over the tensor is folded into
  * *amax (an atomic max on its bits; the host zeroes it first).
  * Dequantize: y = s q in fp32, rounded to y's dtype.
  *
@@ -22,7 +22,13 @@
  * 1 x 128 blocks: one 16-byte vector a lane (16 lanes a block for 16-bit, 32
  * for f32) when the columns are a multiple of it and x is aligned, else a
  * wave a block with 4 (wave32) or 2 (wave64) elements a lane. Tensor mode and
- * its amax pass: two 16-byte vectors a thread. One kernel per mode (ak_quant_[row_|block_]<x>_<fp8>). The fp8 code of
+ * its amax pass: two 16-byte vectors a thread. Tensor mode with the scale
+ * computed, x and q aligned: one pass (ak_quant_tensor_<x>_<fp8>): a block of
+ * 1024 threads a compute unit holds the tensor's last part in registers
+ * (AK_QUANT_ROW_BYTES a thread), reads the rest for its amax, waits for every
+ * block (a grid barrier), writes the held part's codes, then reads the rest
+ * again last tile first (the tiles read last are still in L2): a tensor that
+ * the registers hold is read once. One kernel per mode (ak_quant_[row_|block_|tensor_]<x>_<fp8>). The fp8 code of
  * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with
  * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion
  * (cvt.rn.satfinite), which rounds and saturates the same way. */
@@ -40,6 +46,7 @@
 #define AK_QUANT_ROW_THREADS 512   /* the row kernel's largest block */
 #define AK_QUANT_ROW_BYTES 128     /* bytes of a row a thread holds in registers (32 f32, 64 f16 / bf16) */
 #define AK_QUANT_BLOCK_STEPS 4     /* 1 x 128 blocks a sub-wave takes at once */
+#define AK_QUANT_ONE_THREADS 1024  /* the one-pass tensor kernel's block (one a compute unit) */
 // <<host
 
 /* mantissa bits, bias, FNUZ, largest finite code and its value */
@@ -160,19 +167,74 @@ AK_INLINE void ak_quant_widen(const ak_u32* u, float* f) {
         else { f[2 * i] = ak_u2f(u[i] << 16); f[2 * i + 1] = ak_u2f(u[i] & 0xFFFF0000u); }
     }
 }
-/* E (4 or 8) codes of the scaled values f, packed (element 0 in the low byte), stored at q (aligned to E bytes) */
-template <int F, int E>
+/* A tensor's last read of a 16-byte vector of x (raw words) and its codes' stores, evict-first on NVIDIA (ld / st
+ * .cs): in a second pass over a tensor larger than L2, the tiles it has yet to read keep their place in L2. */
+AK_INLINE void ak_quant_ld_last(const void* p, ak_u32* u) {
+#if defined(AK_NVIDIA)
+    asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(u[0]), "=r"(u[1]), "=r"(u[2]), "=r"(u[3]) : "l"(p));
+#else
+    const uint4 w = *(const uint4*)p;
+    u[0] = w.x; u[1] = w.y; u[2] = w.z; u[3] = w.w;
+#endif
+}
+AK_INLINE void ak_quant_st_last(ak_u8* q, ak_u32 w) {
+#if defined(AK_NVIDIA)
+    asm volatile("st.global.cs.u32 [%0], %1;" :: "l"(q), "r"(w) : "memory");
+#else
+    *(ak_u32*)q = w;
+#endif
+}
+AK_INLINE void ak_quant_st_last(ak_u8* q, uint2 w) {
+#if defined(AK_NVIDIA)
+    asm volatile("st.global.cs.v2.u32 [%0], {%1, %2};" :: "l"(q), "r"(w.x), "r"(w.y) : "memory");
+#else
+    *(uint2*)q = w;
+#endif
+}
+/* The largest |x| of k words of D held raw (f32: one element a word; 16-bit: two), in D's own bits: without the
+ * sign, non-negative floats of one format order as unsigned integers (NaN above infinity), so no widening. */
+template <class D>
+AK_INLINE ak_u32 ak_quant_bitsmax(const ak_u32* u, int k, ak_u32 m) {
+    for (int i = 0; i < k; i++) {
+        if (D::SIZE == 4) {
+            const ak_u32 a = u[i] & 0x7FFFFFFFu;
+            m = a > m ? a : m;
+        } else {
+            const ak_u32 lo = u[i] & 0x7FFFu, hi = (u[i] >> 16) & 0x7FFFu, a = lo > hi ? lo : hi;
+            m = a > m ? a : m;
+        }
+    }
+    return m;
+}
+/* E (4 or 8) codes of the scaled values f, packed (element 0 in the low byte), stored at q (aligned to E bytes);
+ * LAST: evict-first stores (ak_quant_st_last) */
+template <int F, int E, bool LAST = false>
 AK_INLINE void ak_quant_st(ak_u8* q, float* f, float inv) {
 #pragma unroll
     for (int k = 0; k < E; k++) f[k] *= inv;
     if (E == 4) {
-        *(ak_u32*)q = ak_fp8_enc4<F>(f);
+        if (LAST) ak_quant_st_last(q, ak_fp8_enc4<F>(f));
+        else *(ak_u32*)q = ak_fp8_enc4<F>(f);
     } else {
         uint2 w;
         w.x = ak_fp8_enc4<F>(f);
         w.y = ak_fp8_enc4<F>(f + 4);
-        *(uint2*)q = w;
+        if (LAST) ak_quant_st_last(q, w);
+        else *(uint2*)q = w;
     }
+}
+/* Two vectors of x at i0 and i1, read for the last time, scaled and stored as codes at q + i0, q + i1 */
+template <class D, int F>
+AK_INLINE void ak_quant_pair_last(const typename D::T* x, ak_u8* q, ak_i64 i0, ak_i64 i1, float inv) {
+    enum { V = AK_V16(D) };
+    ak_u32 u[2][4];
+    float f[2 * V];
+    ak_quant_ld_last(x + i0, u[0]);
+    ak_quant_ld_last(x + i1, u[1]);
+    ak_quant_widen<D, 4>(u[0], f);
+    ak_quant_widen<D, 4>(u[1], f + V);
+    ak_quant_st<F, V, true>(q + i0, f, inv);
+    ak_quant_st<F, V, true>(q + i1, f + V, inv);
 }
 
 /* The elements of a group before x's first 16-byte boundary, h, when q + h is then aligned to the vector's codes
@@ -392,14 +454,18 @@ AK_INLINE void ak_quant_blocks(const typename D::T* x, ak_u8* q, ak_i64 rows, ak
 /* Grid-stride map over n elements in tiles of 2 AK_V16(D) blockDim.x (two 16-byte vectors a thread: 8 f32, 16 f16 /
  * bf16): chunk(i0, i1) takes the vector at i0 and the one at i1 = i0 + AK_V16(D) blockDim.x, so each access
  * instruction of a wave is contiguous (vec: x 16-byte aligned); then one(i) takes the rest (all of it when vec is
- * false). Twice ak_map8's bytes a thread for 16-bit data. */
+ * false). Twice ak_map8's bytes a thread for 16-bit data. rev: the tiles last first (blocks start in index order,
+ * so a second pass over a tensor that the first read in order finds the tiles read last still in L2). */
 template <class D, class C, class O>
-AK_INLINE void ak_quant_map(ak_i64 n, bool vec, C chunk, O one) {
+AK_INLINE void ak_quant_map(ak_i64 n, bool vec, C chunk, O one, bool rev = false) {
     enum { V = AK_V16(D) };
     ak_i64 done = 0;
     if (vec) {
         const ak_i64 B = (ak_i64)blockDim.x, t = (ak_i64)threadIdx.x, ntiles = n / (2 * V * B);
-        for (ak_i64 T = blockIdx.x; T < ntiles; T += gridDim.x) chunk(V * (2 * T * B + t), V * (2 * T * B + B + t));
+        for (ak_i64 T = blockIdx.x; T < ntiles; T += gridDim.x) {
+            const ak_i64 tt = rev ? ntiles - 1 - T : T;
+            chunk(V * (2 * tt * B + t), V * (2 * tt * B + B + t));
+        }
         done = ntiles * 2 * V * B;
     }
     for (ak_i64 i = done + ak_gtid(); i < n; i += ak_gstride()) one(i);
@@ -428,10 +494,14 @@ AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i
         float lm = 0.0f;
         ak_quant_map<D>(rows * cols, ak_aligned16(x) && (((ak_u64)q) & (ak_u64)(V - 1)) == 0,
             [&](ak_i64 i0, ak_i64 i1) {
+                if (compute) {   /* the second pass of two */
+                    ak_quant_pair_last<D, F>(x, q, i0, i1, inv);
+                    return;
+                }
                 float f[2 * V];
                 ak_ld16<D>(x + i0, f);
                 ak_ld16<D>(x + i1, f + V);
-                if (amax && !compute) for (int k = 0; k < 2 * V; k++) lm = ak_absmax(lm, f[k]);
+                if (amax) for (int k = 0; k < 2 * V; k++) lm = ak_absmax(lm, f[k]);
                 ak_quant_st<F, V>(q + i0, f, inv);
                 ak_quant_st<F, V>(q + i1, f + V, inv);
             },
@@ -439,11 +509,74 @@ AK_INLINE void ak_quant_impl(const typename D::T* x, ak_u8* q, ak_i64 rows, ak_i
                 const float v = D::to(x[i]);
                 if (amax && !compute) lm = ak_absmax(lm, v);
                 q[i] = ak_fp8_enc1<F>(v * inv);
-            });
+            },
+            compute != 0);   /* the second pass: the amax pass's last tiles first */
         if (amax && !compute) {
             lm = ak_quant_block_max(lm, scratch);
             if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);
         }
+    }
+}
+
+/* The tensor with its scale computed, in one pass where the registers hold it (x 16-byte aligned, q aligned to a
+ * vector's codes; gridDim.x blocks, all resident at once: the host launches at most one a compute unit). Vectors
+ * [head, nv) are held, U a thread (vector head + u G B + b B + t); [0, head) (a multiple of 2 B vectors, B =
+ * blockDim.x) streams in tiles of two vectors a thread: read for the amax in order, then again for the codes last
+ * tile first. The n - nv V trailing elements (< V): one a thread of block 0. ws[0]: the amax's bits (atomic max),
+ * ws[1]: the arrival count; both zeroed by the host. Thread 0 of block 0 writes scale[0] and *amax (when given). */
+template <class D, int F>
+AK_INLINE void ak_quant_tensor_impl(const typename D::T* x, ak_u8* q, ak_i64 n, float* scale, float* amax, unsigned* ws) {
+    enum { V = AK_V16(D), U = AK_QUANT_ROW_BYTES / 16 };
+    __shared__ float scratch[AK_QUANT_ONE_THREADS / 32];
+    const ak_i64 B = (ak_i64)blockDim.x, G = (ak_i64)gridDim.x, b = (ak_i64)blockIdx.x, t = (ak_i64)threadIdx.x;
+    const ak_i64 nv = n / V, cap = G * B * U, ne = n - nv * V;
+    const ak_i64 head = nv > cap ? (nv - cap + 2 * B - 1) / (2 * B) * (2 * B) : 0, nt = head / (2 * B);
+    const ak_i64 j0 = head + b * B + t, step = V * G * B;   /* this thread's first held vector; elements between */
+    const ak_i64 uv = j0 < nv ? (nv - j0 + G * B - 1) / (G * B) : 0;   /* held vectors of this thread */
+    const int uc = uv < (ak_i64)U ? (int)uv : (int)U;
+    const typename D::T* xh = x + V * j0;
+    ak_u32 raw[U][4], mb = 0;   /* mb: the largest |x| in D's own bits (widened once, at the end) */
+    float m, one = 0.0f;
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+        if (u < uc) {
+            const uint4 w = *(const uint4*)(xh + u * step);
+            raw[u][0] = w.x; raw[u][1] = w.y; raw[u][2] = w.z; raw[u][3] = w.w;
+        }
+    }
+    if (b == 0 && t < ne) one = D::to(x[nv * V + t]);
+    for (ak_i64 T = b; T < nt; T += G) {
+        const uint4 w0 = *(const uint4*)(x + V * (2 * T * B + t)), w1 = *(const uint4*)(x + V * (2 * T * B + B + t));
+        const ak_u32 w[8] = { w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w };
+        mb = ak_quant_bitsmax<D>(w, 8, mb);
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        if (u < uc) mb = ak_quant_bitsmax<D>(raw[u], 4, mb);
+    m = D::SIZE == 4 ? ak_u2f(mb) : ak_is_f16<D>::value ? ak_h2f((ak_u16)mb) : ak_u2f(mb << 16);
+    m = ak_quant_block_max(ak_absmax(m, one), scratch);
+    if (t == 0) {
+        atomicMax(ws, ak_f2u(m) & 0x7FFFFFFFu);
+        ak_coop_arrive_wait(ws + 1, (unsigned)G);
+    }
+    __syncthreads();
+    const float am = ak_u2f(*(volatile unsigned*)ws), s = ak_quant_scale_of<F>(am), inv = ak_quant_inv(s);
+    if (b == 0 && t == 0) {
+        scale[0] = s;
+        if (amax) *amax = am;
+    }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+        if (u < uc) {
+            float f[V];
+            ak_quant_widen<D, 4>(raw[u], f);
+            ak_quant_st<F, V>(q + V * j0 + u * step, f, inv);
+        }
+    }
+    if (b == 0 && t < ne) q[nv * V + t] = ak_fp8_enc1<F>(one * inv);
+    for (ak_i64 T = b; T < nt; T += G) {
+        const ak_i64 tt = nt - 1 - T, i0 = V * (2 * tt * B + t);
+        ak_quant_pair_last<D, F>(x, q, i0, i0 + V * B, inv);
     }
 }
 
@@ -513,6 +646,9 @@ AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, a
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS, AK_QUANT_MINB) void ak_quant_block_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
         (void)mode;                                                                                                      \
         ak_quant_impl<D, F, AK_QUANT_BLOCK>(x, q, rows, cols, scale, compute, amax, amax_in);                            \
+    }                                                                                                                    \
+    AK_KERNEL __launch_bounds__(AK_QUANT_ONE_THREADS) void ak_quant_tensor_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 n, float* scale, float* amax, unsigned* ws) { \
+        ak_quant_tensor_impl<D, F>(x, q, n, scale, amax, ws);                                                            \
     }
 #define AK_DEQUANT(DN, D, FN, F)                                                                                          \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \
@@ -542,6 +678,9 @@ AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, a
 // kernels: ak_quant_block_f32_e4m3 ak_quant_block_f32_e5m2 ak_quant_block_f32_e4m3_fnuz ak_quant_block_f32_e5m2_fnuz
 // kernels: ak_quant_block_f16_e4m3 ak_quant_block_f16_e5m2 ak_quant_block_f16_e4m3_fnuz ak_quant_block_f16_e5m2_fnuz
 // kernels: ak_quant_block_bf16_e4m3 ak_quant_block_bf16_e5m2 ak_quant_block_bf16_e4m3_fnuz ak_quant_block_bf16_e5m2_fnuz
+// kernels: ak_quant_tensor_f32_e4m3 ak_quant_tensor_f32_e5m2 ak_quant_tensor_f32_e4m3_fnuz ak_quant_tensor_f32_e5m2_fnuz
+// kernels: ak_quant_tensor_f16_e4m3 ak_quant_tensor_f16_e5m2 ak_quant_tensor_f16_e4m3_fnuz ak_quant_tensor_f16_e5m2_fnuz
+// kernels: ak_quant_tensor_bf16_e4m3 ak_quant_tensor_bf16_e5m2 ak_quant_tensor_bf16_e4m3_fnuz ak_quant_tensor_bf16_e5m2_fnuz
 // kernels: ak_dequant_e4m3_f32 ak_dequant_e5m2_f32 ak_dequant_e4m3_fnuz_f32 ak_dequant_e5m2_fnuz_f32
 // kernels: ak_dequant_e4m3_f16 ak_dequant_e5m2_f16 ak_dequant_e4m3_fnuz_f16 ak_dequant_e5m2_fnuz_f16
 // kernels: ak_dequant_e4m3_bf16 ak_dequant_e5m2_bf16 ak_dequant_e4m3_fnuz_bf16 ak_dequant_e5m2_fnuz_bf16

@@ -221,6 +221,21 @@ out:
     free(x); free(q); free(qr); free(s); free(sr); free(y); free(yr);
 }
 
+/* The tensor with its scale computed at 1.5 and 3 times what the registers of the one-pass kernel hold (a block a
+ * compute unit, 32768 f32 / 65536 16-bit elements each): the one-pass kernel with a part streamed twice (every
+ * block waits for the others), then the two kernels, the second pass last tile first; two formats, every dtype. */
+static void gq_tensor_paths(ak_context* gpu, ak_context* cpu) {
+    const ak_device_info* di = ak_context_device(gpu);
+    const size_t cus = di && di->compute_units > 0 ? (size_t)di->compute_units : 64;
+    int ti, fi, k;
+    for (ti = 0; ti < 3; ti++)
+        for (fi = 0; fi < 4; fi += 3)
+            for (k = 3; k <= 6; k += 3) {
+                const size_t held = 8192 * (16 / ak_dtype_size(q_src[ti])) * cus, cols = k * held / 2 / 7 + 13;
+                gq_case(gpu, cpu, ti, fi, 7, cols, 0, 0, AK_QUANT_TENSOR, 1);
+            }
+}
+
 static void gpu_quantize_bit_exact(void) {
     ak_context *gpu = akt_gpu_context(NULL), *cpu = akt_cpu_context("gpu_quant_ref");
     int ti, fi, mode, compute;
@@ -233,6 +248,7 @@ static void gpu_quantize_bit_exact(void) {
                 for (mode = 0; mode < 3; mode++)
                     for (compute = 0; compute < 2; compute++)
                         gq_case(gpu, cpu, ti, fi, q_shapes[si][0], q_shapes[si][1], si & 1, si & 1, mode, compute);
+    gq_tensor_paths(gpu, cpu);
     ak_context_destroy(gpu);
     ak_context_destroy(cpu);
 }

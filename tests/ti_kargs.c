@@ -480,6 +480,24 @@ static void akk_walk_quant(ak_context* ctx) {
                 AKT_OK(ak_quantize(ctx, &a, NULL));
                 AKT_OK(ak_dequantize(ctx, qs[j], q, xs[i], y, 3, 300, (ak_quant_mode)m, sc, NULL));
             }
+    {   /* the tensor past twice what the one-pass kernel's registers hold (here on one compute unit: 65536 16-bit
+           elements): the amax pass and the code pass */
+        const int cus = ctx->dev.compute_units;
+        const size_t n = 140000;
+        void* bx = calloc(n, 4);
+        uint8_t* bq = (uint8_t*)malloc(n);
+        ctx->dev.compute_units = 1;
+        for (i = 0; bx && bq && i < 3; i++)
+            for (j = 0; j < 4; j++) {
+                ak_quant_args a;
+                memset(&a, 0, sizeof a);
+                a.x_dtype = xs[i]; a.x = bx; a.q_dtype = qs[j]; a.q = bq; a.rows = 2; a.cols = n / 2;
+                a.mode = AK_QUANT_TENSOR; a.scale = sc; a.compute_scale = 1; a.amax = &amax;
+                AKT_OK(ak_quantize(ctx, &a, NULL));
+            }
+        ctx->dev.compute_units = cus;
+        free(bx); free(bq);
+    }
 }
 
 static void test_kargs_every_op_launch(void) {
