@@ -22197,9 +22197,10 @@ static const char _ak_src_quant[] =
     " *   mode AK_QUANT_BLOCK   one s per 1 x 128 block of a row (scale[r nb + c / 128], nb = ceil(cols / 128))\n"
     " * compute = 1: s is computed from the group's amax (s = amax / fp8 max, 1 when\n"
     " * amax is 0) and written to scale (current scaling); for the tensor mode the\n"
-    " * amax comes from the one-pass kernel (below) or from ak_quant_amax_* run before\n"
-    " * (into amax_buf); compute = 0: s is read (delayed scaling). amax != NULL: max |x| over the tensor is folded into\n"
-    " * *amax (an atomic max on its bits; the host zeroes it first).\n"
+    " * amax comes from the one-pass kernel (below) or from ak_quant_amax_* run\n"
+    " * before (into amax_buf); compute = 0: s is read (delayed scaling).\n"
+    " * amax != NULL: max |x| over the tensor is folded into *amax (an atomic max on\n"
+    " * its bits; the host zeroes it first; the one-pass kernel writes it).\n"
     " * Dequantize: y = s q in fp32, rounded to y's dtype.\n"
     " *\n"
     " * Rows: one block per row, 64 to 512 threads (the fewest that hold it). A row of\n"
@@ -22215,7 +22216,8 @@ static const char _ak_src_quant[] =
     " * (AK_QUANT_ROW_BYTES a thread), reads the rest for its amax, waits for every\n"
     " * block (a grid barrier), writes the held part's codes, then reads the rest\n"
     " * again last tile first (the tiles read last are still in L2): a tensor that\n"
-    " * the registers hold is read once. One kernel per mode (ak_quant_[row_|block_|tensor_]<x>_<fp8>). The fp8 code of\n"
+    " * the registers hold is read once. One kernel per mode\n"
+    " * (ak_quant_[row_|block_|tensor_]<x>_<fp8>). The fp8 code of\n"
     " * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with\n"
     " * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion\n"
     " * (cvt.rn.satfinite), which rounds and saturates the same way. */\n"
@@ -22785,12 +22787,61 @@ static const char _ak_src_quant[] =
     "    if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);\n"
     "}\n"
     "\n"
-    "/* y = s q in the group's scale */\n"
+    "/* Four codes of a word (element 0 in the low byte) as fp32, exactly: NVIDIA sm_89+ converts the OCP formats with\n"
+    " * the hardware (cvt.rn.f16x2.e4m3x2 / e5m2x2: a pair of codes to two f16, every code exact, NaN and infinity\n"
+    " * included), the rest decode by integer arithmetic (ak_fp8_dec). */\n"
+    "template <int F>\n"
+    "AK_INLINE void ak_fp8_dec4(ak_u32 w, float* f) {\n"
+    "#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890\n"
+    "    if (F == AK_FP8_FMT_E4M3 || F == AK_FP8_FMT_E5M2) {\n"
+    "        ak_u32 lo, hi;\n"
+    "        if (F == AK_FP8_FMT_E4M3)\n"
+    "            asm(\"{.reg .b16 l, h;\\n mov.b32 {l, h}, %2;\\n cvt.rn.f16x2.e4m3x2 %0, l;\\n cvt.rn.f16x2.e4m3x2 %1, h;\\n}\"\n"
+    "                : \"=r\"(lo), \"=r\"(hi) : \"r\"(w));\n"
+    "        else\n"
+    "            asm(\"{.reg .b16 l, h;\\n mov.b32 {l, h}, %2;\\n cvt.rn.f16x2.e5m2x2 %0, l;\\n cvt.rn.f16x2.e5m2x2 %1, h;\\n}\"\n"
+    "                : \"=r\"(lo), \"=r\"(hi) : \"r\"(w));\n"
+    "        f[0] = ak_h2f((ak_u16)(lo & 0xFFFFu)); f[1] = ak_h2f((ak_u16)(lo >> 16));\n"
+    "        f[2] = ak_h2f((ak_u16)(hi & 0xFFFFu)); f[3] = ak_h2f((ak_u16)(hi >> 16));\n"
+    "        return;\n"
+    "    }\n"
+    "#endif\n"
+    "#pragma unroll\n"
+    "    for (int k = 0; k < 4; k++) f[k] = ak_fp8_dec<F>((w >> (8 * k)) & 0xFFu);\n"
+    "}\n"
+    "\n"
+    "/* y = s q in the group's scale. 16-bit y in rows whose width is a multiple of 16, with q and y 16-byte aligned: 16\n"
+    " * codes a thread and step (one 16-byte load; the group's scale looked up once, its row by a 32-bit division when\n"
+    " * the tensor has under 2^31 elements; two 16-byte stores); else element by element (f32 y too: 16 codes a thread\n"
+    " * write 64 bytes, four stores that each leave half of every sector a warp touches, measured slower than one\n"
+    " * element a thread on the H100). */\n"
     "template <int F, class D>\n"
     "AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) {\n"
     "    const ak_i64 n = rows * cols, nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS;\n"
     "    const float s0 = scale[0];\n"
-    "    for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) {\n"
+    "    ak_i64 done = 0;\n"
+    "    if (D::SIZE == 2 && cols % 16 == 0 && ak_aligned16(q) && ak_aligned16(y)) {\n"
+    "        const bool narrow = n <= 0x7FFFFFFF;\n"
+    "        for (ak_i64 g = ak_gtid(); g < n / 16; g += ak_gstride()) {\n"
+    "            const ak_i64 i0 = 16 * g;\n"
+    "            float s = s0, f[16];\n"
+    "            if (mode != AK_QUANT_TENSOR) {\n"
+    "                const ak_i64 r = narrow ? (ak_i64)((ak_u32)i0 / (ak_u32)cols) : i0 / cols;\n"
+    "                s = mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i0 - r * cols) / AK_QUANT_BLOCK_COLS];\n"
+    "            }\n"
+    "            const uint4 w = *(const uint4*)(q + i0);\n"
+    "            ak_fp8_dec4<F>(w.x, f);\n"
+    "            ak_fp8_dec4<F>(w.y, f + 4);\n"
+    "            ak_fp8_dec4<F>(w.z, f + 8);\n"
+    "            ak_fp8_dec4<F>(w.w, f + 12);\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 16; k++) f[k] = s * f[k];\n"
+    "#pragma unroll\n"
+    "            for (int k = 0; k < 16; k += AK_V16(D)) ak_st16<D>(y + i0 + k, f + k);\n"
+    "        }\n"
+    "        done = n;\n"
+    "    }\n"
+    "    for (ak_i64 i = done + ak_gtid(); i < n; i += ak_gstride()) {\n"
     "        const ak_i64 r = i / cols;\n"
     "        const float s = mode == AK_QUANT_TENSOR ? s0 : mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i - r * cols) / AK_QUANT_BLOCK_COLS];\n"
     "        y[i] = D::from(s * ak_fp8_dec<F>(q[i]));\n"
@@ -25005,29 +25056,29 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
-/* kernels/quant.hip:638 ak_quant_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:689 ak_quant_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_i32(a_, compute); ak_args_ptr(a_, amax);
     ak_args_ptr(a_, amax_in);
 }
-/* kernels/quant.hip:650 ak_quant_tensor_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:701 ak_quant_tensor_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant_tensor(_ak_kargs* kargs_, const void* x, void* q, int64_t n, void* scale, void* amax, void* ws) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_tensor);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, n); ak_args_ptr(a_, scale); ak_args_ptr(a_, amax); ak_args_ptr(a_, ws);
 }
-/* kernels/quant.hip:654 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
+/* kernels/quant.hip:705 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
 static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:658 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
+/* kernels/quant.hip:709 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
 static inline void _ak_kargs_dequant_kv(_ak_kargs* kargs_, const void* q, void* y, int64_t nb, int64_t heads, int64_t rows, int64_t cols, int64_t s0, int64_t s1, int64_t s2, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant_kv);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, nb); ak_args_i64(a_, heads); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, s0); ak_args_i64(a_, s1); ak_args_i64(a_, s2);
     ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:662 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
+/* kernels/quant.hip:713 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
 static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_t n, void* amax) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
     ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
@@ -25173,9 +25224,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
 #define _ak_kargs_norm_narrow _ak_kargs_norm   /* kernels/norm.hip:389 ak_norm_narrow_##DT (macro AK_NORM): the same list */
 #define _AK_KIF_norm_narrow _AK_KIF_norm
-#define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:642 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
+#define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:693 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
 #define _AK_KIF_quant_row _AK_KIF_quant
-#define _ak_kargs_quant_block _ak_kargs_quant   /* kernels/quant.hip:646 ak_quant_block_##DN##_##FN (macro AK_QUANT): the same list */
+#define _ak_kargs_quant_block _ak_kargs_quant   /* kernels/quant.hip:697 ak_quant_block_##DN##_##FN (macro AK_QUANT): the same list */
 #define _AK_KIF_quant_block _AK_KIF_quant
 #define _ak_kargs_softmax_narrow _ak_kargs_softmax   /* kernels/softmax.hip:356 ak_softmax_narrow_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_narrow _AK_KIF_softmax
@@ -26579,7 +26630,9 @@ AKDEF ak_result ak_dequantize(ak_context* ctx, ak_dtype q_dtype, const void* q, 
     _ak_fmt(kn, sizeof kn, "ak_dequant_%s_%s", _ak_quant_fmt_name(q_dtype), ak_dtype_name(y_dtype));
     if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) return r;
     _ak_kargs_dequant(&ka, q, y, (int64_t)rows, (int64_t)cols, (int32_t)mode, scale);
-    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, rows * cols, _AK_QUANT_THREADS * 4u), _AK_QUANT_THREADS, 0, stream, &ka);
+    /* 16-bit y: 16 codes a thread, f32: 4 (kernels/quant.hip: ak_dequant_impl) */
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, rows * cols, _AK_QUANT_THREADS * (ak_dtype_size(y_dtype) == 2 ? 16u : 4u)),
+                         _AK_QUANT_THREADS, 0, stream, &ka);
 }
 
 /* ==========================================================================

@@ -167,6 +167,28 @@ static double bytes_quant(const bench_case* c, const bench_entry* e) {
                           : e->op == AK_QUANT_BLOCK ? (double)c->rows * (double)((c->cols + 127) / 128) : 1.0;
     return (double)c->n * (double)(ak_dtype_size(c->dtype) + 1) + 4.0 * groups + (e->param != 0.0f ? 4.0 : 0.0);
 }
+/* fp8 -> f32 / f16 / bf16 (ak_dequantize, e4m3 codes in buf[0], y in buf[1]): op = the mode, the scales in buf[2]
+ * (setup_dequant_scales) */
+static ak_result run_dequant(const bench_case* c, const bench_entry* e) {
+    return ak_dequantize(c->ctx, c->dtype, c->buf[0], e->dtype2, c->buf[1], c->rows, c->cols, (ak_quant_mode)e->op,
+                         (const float*)c->buf[2], NULL);
+}
+static double bytes_dequant(const bench_case* c, const bench_entry* e) {
+    return (double)c->n * (double)(1 + ak_dtype_size(e->dtype2)) + 4.0 * (e->op == AK_QUANT_ROW ? (double)c->rows : 1.0);
+}
+/* a scale a row, (1 + r % 7) / 64 (the tensor form reads the first); the check copies them to the cpu case as a
+ * 't' buffer (8 bytes a row: the rows' floats are its first half) */
+static ak_result setup_dequant_scales(bench_case* c, const bench_entry* e) {
+    float* s = (float*)malloc(c->rows * sizeof(float));
+    size_t r;
+    ak_result rc;
+    (void)e;
+    if (!s) return AK_ERROR_OUT_OF_MEMORY;
+    for (r = 0; r < c->rows; r++) s[r] = (float)(1 + r % 7) / 64.0f;
+    rc = ak_memcpy(c->ctx, c->buf[2], s, c->rows * sizeof(float), AK_H2D);
+    free(s);
+    return rc;
+}
 /* delayed scaling's scale: 1 / 64 (|x| of the normal pool stays far below 448 / 64); the check copies it to the
  * cpu case as a 't' buffer */
 static ak_result setup_quant_scale(bench_case* c, const bench_entry* e) {
@@ -438,7 +460,8 @@ static ak_result setup_randn(bench_case* c, const bench_entry* e) {
  * per tensor delayed (one pass: the given scale, the amax written beside the codes); then rows and blocks at
  * widths off that square: 3000 (rows in registers, not a multiple of 128), 12292 (past the registers' 8192:
  * two reads), 14336 and 1024; then the two-pass tensor form from 8M to 134M elements (16-bit: 16 MB to 268 MB,
- * either side of the 50 MB L2 the second pass reads from) */
+ * either side of the 50 MB L2 the second pass reads from); then the way back (ak_dequantize, e4m3 codes -> f32 /
+ * f16 / bf16) per tensor and per row, 8192 square and 16384 x 3000 */
 #define BENCH_QUANT(t)                                                                                                    \
     { "quant_row", t, AK_FP8_E4M3, AK_QUANT_ROW, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyf", TOL_EXACT }, \
     { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }, \
@@ -453,7 +476,13 @@ static ak_result setup_randn(bench_case* c, const bench_entry* e) {
     { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 4096, 4096, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
     { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 8192, 3000, 33, 3000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
     { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 4096, 14336, 8, 14336, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
-    { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 16384, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }
+    { "quant_tensor", t, AK_FP8_E4M3, AK_QUANT_TENSOR, 16384, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xF1", TOL_EXACT }, \
+    { "dequant_tensor", AK_FP8_E4M3, t, AK_QUANT_TENSOR, 8192, 8192, 64, 1008, 0, run_dequant, bytes_dequant,          \
+      setup_dequant_scales, 4, 0.0f, "xFt-", TOL_EXACT },                                                                \
+    { "dequant_row", AK_FP8_E4M3, t, AK_QUANT_ROW, 8192, 8192, 64, 1008, 0, run_dequant, bytes_dequant,                \
+      setup_dequant_scales, 4, 0.0f, "xFt-", TOL_EXACT },                                                                \
+    { "dequant_row", AK_FP8_E4M3, t, AK_QUANT_ROW, 16384, 3000, 33, 3000, 0, run_dequant, bytes_dequant,               \
+      setup_dequant_scales, 4, 0.0f, "xFt-", TOL_EXACT }
 /* row ops (rows x cols) for f32, f16, bf16 */
 #define RD_R 65536
 #define RD_C 4096
@@ -694,12 +723,18 @@ static uint64_t rng_next(uint64_t* s) {   /* xorshift64* */
 static ak_result pool_get(ak_context* ctx, pool* pools, ak_dtype t, pool** out) {
     size_t es = ak_dtype_size(t), i;
     uint64_t st = 0x9E3779B97F4A7C15ULL ^ (uint64_t)t;
-    pool* p = &pools[t == AK_F32 ? 0 : t == AK_F16 ? 1 : t == AK_BF16 ? 2 : t == AK_I32 ? 3 : 4];
+    pool* p = &pools[t == AK_F32 ? 0 : t == AK_F16 ? 1 : t == AK_BF16 ? 2 : t == AK_I32 ? 3 : t == AK_I64 ? 4 : 5];
     ak_result r;
-    if (t != AK_F32 && t != AK_F16 && t != AK_BF16 && t != AK_I32 && t != AK_I64) { fprintf(stderr, "bench_ops: no random pool for dtype %s\n", ak_dtype_name(t)); return AK_ERROR_INVALID_ARGUMENT; }
+    if (t != AK_F32 && t != AK_F16 && t != AK_BF16 && t != AK_I32 && t != AK_I64 && t != AK_FP8_E4M3) { fprintf(stderr, "bench_ops: no random pool for dtype %s\n", ak_dtype_name(t)); return AK_ERROR_INVALID_ARGUMENT; }
     if (!p->host) {
         p->dtype = t;
         if (!(p->host = malloc(2 * (size_t)POOL_N * es))) return AK_ERROR_OUT_OF_MEMORY;
+        /* e4m3 codes: uniform over the 254 that are not NaN (both signs, zeros, subnormals, up to 448) */
+        if (t == AK_FP8_E4M3)
+            for (i = 0; i < POOL_N; i++) {
+                unsigned c = (unsigned)(rng_next(&st) >> 56);
+                ((uint8_t*)p->host)[i] = (uint8_t)((c & 0x7Fu) == 0x7Fu ? c - 1u : c);
+            }
         /* integers: uniform in [-2^30, 2^30) (i32) / [-2^40, 2^40) (i64): exact as doubles for the check */
         if (t == AK_I32) for (i = 0; i < POOL_N; i++) ((int32_t*)p->host)[i] = (int32_t)(rng_next(&st) >> 33) - (1 << 30);
         if (t == AK_I64) for (i = 0; i < POOL_N; i++) ((int64_t*)p->host)[i] = (int64_t)(rng_next(&st) >> 23) - ((int64_t)1 << 40);
@@ -986,7 +1021,7 @@ int main(int argc, char** argv) {
     char device_str[64];
     FILE* jf = NULL;
     ak_result r;
-    pool pools[5];
+    pool pools[6];
     const char* stop;
     size_t win_elems = (size_t)1 << 20;
     double budget_s = 0, t_start = now_s();

@@ -134,6 +134,9 @@ PERM_SEQ, PERM_QSEQ, PERM_HEAD_DIM = 1024, 16, 128
 # fp8 scaled casts (bench_ops.c's ak_quantize rows, e4m3): per row / 1 x 128 block / tensor with the scales computed,
 # and per tensor with a given scale (delayed scaling) and the amax computed
 QUANT = ("quant_row", "quant_block", "quant_tensor", "quant_tensor_delayed")
+# and the way back (ak_dequantize): e4m3 codes (uniform over the non-NaN codes) times a scale per row ((1 + r % 7)
+# / 64) or the tensor's (1 / 64), rounded to f32 / f16 / bf16
+DEQUANT = ("dequant_row", "dequant_tensor")
 FP8_MAX = 448.0
 QUANT_DELAYED_SCALE = 1.0 / 64.0
 LLM = ("add_layernorm", "add_rmsnorm", "rope_neox", "rope_interleaved", "embedding", "permute")
@@ -188,6 +191,8 @@ def default_bytes(p):
     if k in QUANT:
         groups = p.rows if k == "quant_row" else p.rows * ((p.cols + 127) // 128) if k == "quant_block" else 1
         return float(n * (es + 1) + 4 * groups + (4 if k == "quant_tensor_delayed" else 0))
+    if k in DEQUANT:
+        return float(n * (1 + ESIZE[p.dst]) + 4 * (p.rows if k == "dequant_row" else 1))
     if k in IO:
         return float(IO[k] * n * es)
     if k in REDUCE:
@@ -355,9 +360,12 @@ def resolve(name, dtype, shape, nbytes=None):
     if base in QUANT:
         if src not in FLOATS or dst != "fp8_e4m3":
             return None, "dtype %s not supported for %s" % (dtype, base)
+    elif base in DEQUANT:
+        if src != "fp8_e4m3" or dst not in FLOATS:
+            return None, "dtype %s not supported for %s" % (dtype, base)
     elif (src not in FLOATS or (arrow and dst not in FLOATS)) and base != "permute":
         return None, "dtype %s not supported for %s" % (dtype, base)
-    if arrow and base not in ("cast", "permute") + QUANT:
+    if arrow and base not in ("cast", "permute") + QUANT + DEQUANT:
         if base == "copy" or base == "convert":
             base = "cast"
         else:
@@ -367,7 +375,7 @@ def resolve(name, dtype, shape, nbytes=None):
     if base.startswith("topk_k") and base[len("topk_k"):].isdigit():
         params["k"] = int(base[len("topk_k"):])
         base = "topk"
-    known = set(IO) | set(REDUCE) | set(QUANT) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
+    known = set(IO) | set(REDUCE) | set(QUANT) | set(DEQUANT) | {"cast", "layernorm", "rmsnorm", "cross_entropy", "rand_uniform",
                                      "rand_normal", "dropout", "cumsum", "topk"} | set(LLM) | set(AXIS) | set(MORE)
     if base not in known:
         return None, "unknown op"
@@ -402,7 +410,7 @@ def build(p, torch, F, dev):
     """Fresh random inputs and the function to time: returns (inputs, fn)."""
     tdt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "i32": torch.int32,
            "i64": torch.int64}
-    dt, R, C, k = tdt[p.src], p.rows, p.cols, p.kind
+    dt, R, C, k = tdt.get(p.src, torch.uint8), p.rows, p.cols, p.kind
 
     def rnd(*shape):
         if not dt.is_floating_point:
@@ -416,6 +424,15 @@ def build(p, torch, F, dev):
     if k == "cast":
         dst = tdt[p.dst]
         return (rnd(R, C),), lambda x: x.to(dst)
+    if k in DEQUANT:
+        c = torch.randint(0, 256, (R, C), device=dev, dtype=torch.uint8)
+        q = torch.where((c & 0x7F) == 0x7F, c - 1, c).view(torch.float8_e4m3fn)
+        if k == "dequant_row":
+            s = ((1 + torch.arange(R, device=dev) % 7).float() / 64.0).view(R, 1)
+        else:
+            s = torch.tensor(1.0 / 64.0, device=dev)
+        dst = tdt[p.dst]
+        return (q, s), lambda q, s: (q.float() * s).to(dst)
     if k in QUANT:
         f8 = torch.float8_e4m3fn
 

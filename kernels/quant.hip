@@ -10,9 +10,10 @@
  *   mode AK_QUANT_BLOCK   one s per 1 x 128 block of a row (scale[r nb + c / 128], nb = ceil(cols / 128))
  * compute = 1: s is computed from the group's amax (s = amax / fp8 max, 1 when
  * amax is 0) and written to scale (current scaling); for the tensor mode the
- * amax comes from the one-pass kernel (below) or from ak_quant_amax_* run before
- * (into amax_buf); compute = 0: s is read (delayed scaling). amax != NULL: max |x| over the tensor is folded into
- * *amax (an atomic max on its bits; the host zeroes it first).
+ * amax comes from the one-pass kernel (below) or from ak_quant_amax_* run
+ * before (into amax_buf); compute = 0: s is read (delayed scaling).
+ * amax != NULL: max |x| over the tensor is folded into *amax (an atomic max on
+ * its bits; the host zeroes it first; the one-pass kernel writes it).
  * Dequantize: y = s q in fp32, rounded to y's dtype.
  *
  * Rows: one block per row, 64 to 512 threads (the fewest that hold it). A row of
@@ -28,7 +29,8 @@
  * (AK_QUANT_ROW_BYTES a thread), reads the rest for its amax, waits for every
  * block (a grid barrier), writes the held part's codes, then reads the rest
  * again last tile first (the tiles read last are still in L2): a tensor that
- * the registers hold is read once. One kernel per mode (ak_quant_[row_|block_|tensor_]<x>_<fp8>). The fp8 code of
+ * the registers hold is read once. One kernel per mode
+ * (ak_quant_[row_|block_|tensor_]<x>_<fp8>). The fp8 code of
  * a float is ak_fp8_enc (the integer rounding of amdkit.h's ak_f32_to_fp8 with
  * saturation); on NVIDIA sm_89+ the OCP formats use the hardware conversion
  * (cvt.rn.satfinite), which rounds and saturates the same way. */
@@ -598,12 +600,61 @@ AK_INLINE void ak_quant_amax_impl(const typename D::T* x, ak_i64 n, float* amax)
     if (threadIdx.x == 0) ak_quant_amax_fold(amax, lm);
 }
 
-/* y = s q in the group's scale */
+/* Four codes of a word (element 0 in the low byte) as fp32, exactly: NVIDIA sm_89+ converts the OCP formats with
+ * the hardware (cvt.rn.f16x2.e4m3x2 / e5m2x2: a pair of codes to two f16, every code exact, NaN and infinity
+ * included), the rest decode by integer arithmetic (ak_fp8_dec). */
+template <int F>
+AK_INLINE void ak_fp8_dec4(ak_u32 w, float* f) {
+#if defined(AK_NVIDIA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    if (F == AK_FP8_FMT_E4M3 || F == AK_FP8_FMT_E5M2) {
+        ak_u32 lo, hi;
+        if (F == AK_FP8_FMT_E4M3)
+            asm("{.reg .b16 l, h;\n mov.b32 {l, h}, %2;\n cvt.rn.f16x2.e4m3x2 %0, l;\n cvt.rn.f16x2.e4m3x2 %1, h;\n}"
+                : "=r"(lo), "=r"(hi) : "r"(w));
+        else
+            asm("{.reg .b16 l, h;\n mov.b32 {l, h}, %2;\n cvt.rn.f16x2.e5m2x2 %0, l;\n cvt.rn.f16x2.e5m2x2 %1, h;\n}"
+                : "=r"(lo), "=r"(hi) : "r"(w));
+        f[0] = ak_h2f((ak_u16)(lo & 0xFFFFu)); f[1] = ak_h2f((ak_u16)(lo >> 16));
+        f[2] = ak_h2f((ak_u16)(hi & 0xFFFFu)); f[3] = ak_h2f((ak_u16)(hi >> 16));
+        return;
+    }
+#endif
+#pragma unroll
+    for (int k = 0; k < 4; k++) f[k] = ak_fp8_dec<F>((w >> (8 * k)) & 0xFFu);
+}
+
+/* y = s q in the group's scale. 16-bit y in rows whose width is a multiple of 16, with q and y 16-byte aligned: 16
+ * codes a thread and step (one 16-byte load; the group's scale looked up once, its row by a 32-bit division when
+ * the tensor has under 2^31 elements; two 16-byte stores); else element by element (f32 y too: 16 codes a thread
+ * write 64 bytes, four stores that each leave half of every sector a warp touches, measured slower than one
+ * element a thread on the H100). */
 template <int F, class D>
 AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) {
     const ak_i64 n = rows * cols, nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS;
     const float s0 = scale[0];
-    for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) {
+    ak_i64 done = 0;
+    if (D::SIZE == 2 && cols % 16 == 0 && ak_aligned16(q) && ak_aligned16(y)) {
+        const bool narrow = n <= 0x7FFFFFFF;
+        for (ak_i64 g = ak_gtid(); g < n / 16; g += ak_gstride()) {
+            const ak_i64 i0 = 16 * g;
+            float s = s0, f[16];
+            if (mode != AK_QUANT_TENSOR) {
+                const ak_i64 r = narrow ? (ak_i64)((ak_u32)i0 / (ak_u32)cols) : i0 / cols;
+                s = mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i0 - r * cols) / AK_QUANT_BLOCK_COLS];
+            }
+            const uint4 w = *(const uint4*)(q + i0);
+            ak_fp8_dec4<F>(w.x, f);
+            ak_fp8_dec4<F>(w.y, f + 4);
+            ak_fp8_dec4<F>(w.z, f + 8);
+            ak_fp8_dec4<F>(w.w, f + 12);
+#pragma unroll
+            for (int k = 0; k < 16; k++) f[k] = s * f[k];
+#pragma unroll
+            for (int k = 0; k < 16; k += AK_V16(D)) ak_st16<D>(y + i0 + k, f + k);
+        }
+        done = n;
+    }
+    for (ak_i64 i = done + ak_gtid(); i < n; i += ak_gstride()) {
         const ak_i64 r = i / cols;
         const float s = mode == AK_QUANT_TENSOR ? s0 : mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i - r * cols) / AK_QUANT_BLOCK_COLS];
         y[i] = D::from(s * ak_fp8_dec<F>(q[i]));
