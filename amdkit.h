@@ -9672,6 +9672,38 @@ static const char _ak_src_prelude[] =
     "    else D::st8(p, f);\n"
     "}\n"
     "\n"
+    "/* W 32-bit words of D held raw (f32: one element a word, f16 / bf16: two, low half first), widened to fp32 when\n"
+    " * used: 16-bit data keeps half the registers a widened copy would while its loads are in flight. */\n"
+    "template <class D, int W>\n"
+    "AK_INLINE void ak_widen_words(const ak_u32* u, float* f) {\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < W; i++) {\n"
+    "        if (D::SIZE == 4) f[i] = ak_u2f(u[i]);\n"
+    "        else if (ak_is_f16<D>::value) { f[2 * i] = ak_h2f((ak_u16)(u[i] & 0xFFFFu)); f[2 * i + 1] = ak_h2f((ak_u16)(u[i] >> 16)); }\n"
+    "        else { f[2 * i] = ak_u2f(u[i] << 16); f[2 * i + 1] = ak_u2f(u[i] & 0xFFFF0000u); }\n"
+    "    }\n"
+    "}\n"
+    "\n"
+    "/* The last read of 16 bytes at p (16-byte aligned) as four raw words, evict-first on NVIDIA (ld.global.cs): data\n"
+    " * streamed once leaves L2 to what is read again (a vector, a tensor's unread tiles). AMD: a plain load. */\n"
+    "AK_INLINE void ak_ld16_last(const void* p, ak_u32* u) {\n"
+    "#if defined(AK_NVIDIA)\n"
+    "    asm volatile(\"ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];\" : \"=r\"(u[0]), \"=r\"(u[1]), \"=r\"(u[2]), \"=r\"(u[3]) : \"l\"(p));\n"
+    "#else\n"
+    "    const uint4 w = *(const uint4*)p;\n"
+    "    u[0] = w.x; u[1] = w.y; u[2] = w.z; u[3] = w.w;\n"
+    "#endif\n"
+    "}\n"
+    "\n"
+    "/* ld8 (8 consecutive elements as fp32, p 16-byte aligned) as the data's last read: ak_ld16_last */\n"
+    "template <class D>\n"
+    "AK_INLINE void ak_ld8_last(const typename D::T* p, float f[8]) {\n"
+    "    ak_u32 u[8];\n"
+    "    ak_ld16_last(p, u);\n"
+    "    if (D::SIZE == 4) ak_ld16_last(p + 16 / D::SIZE, u + 4);\n"
+    "    ak_widen_words<D, 2 * D::SIZE>(u, f);   /* 8 words of f32, 4 of 16-bit */\n"
+    "}\n"
+    "\n"
     "/* Co-operating blocks (softmax and norm split kernels): thread 0 of a block\n"
     " * that has published its partials counts itself in *count and waits until\n"
     " * `need` blocks have; every partial written before any block's arrival is\n"
@@ -9972,41 +10004,6 @@ static const char _ak_src_prelude[] =
     "        }\n"
     "    }\n"
     "}\n"
-    "/* A contiguous run of n elements of global memory (g: any element-aligned\n"
-    " * address) copied into / out of a shared buffer sb of at least n * sizeof(T)\n"
-    " * + 16 bytes, with 16-byte accesses wherever the run allows them: element i\n"
-    " * of the run sits at s[i], where s = ak_slab_at<D>(sb, g) has the same\n"
-    " * address modulo 16 as g, so the scalar head (up to g's first 16-byte\n"
-    " * boundary) and tail are the only element-wise accesses. Rows whose width is\n"
-    " * not a multiple of 8 are read and written this way as one run of several\n"
-    " * rows (ak_softmax_slab). Every thread of the block calls them; the caller\n"
-    " * puts __syncthreads() between the copy and the use. */\n"
-    "template <class D>\n"
-    "AK_INLINE typename D::T* ak_slab_at(ak_u16x8* sb, const typename D::T* g) {\n"
-    "    return (typename D::T*)sb + (int)(((ak_u64)g & 15u) / sizeof(typename D::T));\n"
-    "}\n"
-    "template <class D, bool IN>   /* IN: g -> s, else s -> g */\n"
-    "AK_INLINE void ak_slab_copy(typename D::T* s, typename D::T* g, int n) {\n"
-    "    typedef typename D::T T;\n"
-    "    const int V = 16 / (int)sizeof(T), t = (int)threadIdx.x, B = (int)blockDim.x;\n"
-    "    const T* src = IN ? g : s;\n"
-    "    T* dst = IN ? s : g;\n"
-    "    int head = (int)(((16u - ((unsigned)(ak_u64)g & 15u)) & 15u) / sizeof(T));\n"
-    "    if (head > n) head = n;\n"
-    "    const int nv = (n - head) / V;\n"
-    "    const ak_u16x8* sv = (const ak_u16x8*)(src + head);\n"
-    "    ak_u16x8* dv = (ak_u16x8*)(dst + head);\n"
-    "    if (t < head) dst[t] = src[t];\n"
-    "    int k = t;\n"
-    "    for (; k + B < nv; k += 2 * B) {   /* two 16-byte loads in flight before the stores */\n"
-    "        const ak_u16x8 a0 = sv[k], a1 = sv[k + B];\n"
-    "        dv[k] = a0;\n"
-    "        dv[k + B] = a1;\n"
-    "    }\n"
-    "    if (k < nv) dv[k] = sv[k];\n"
-    "    for (int e = head + nv * V + t; e < n; e += B) dst[e] = src[e];\n"
-    "}\n"
-    "\n"
     "/* ---- activations: the ak_unary_op codes of amdkit.h, fp32 math --------- */\n"
     "/* (ak_unary and the GEMM epilogue; ak_uop_apply dispatches a run-time code;\n"
     " * the host reads these as _AK_UNARY_* and checks them against ak_unary_op) */\n"
@@ -19541,7 +19538,8 @@ static const char _ak_src_gemm_decode[] =
     " * One wave per output (a k-contiguous row with the vector, any element\n"
     " * stride), 4 waves a block; a lane reads 8 consecutive elements a step\n"
     " * (16-byte where aligned), 8 fp32 partials added pairwise, then over the\n"
-    " * wave. Matrix read once; vector from L2. Rows along grid x (then y). */\n"
+    " * wave. Matrix read once, evict-first (ak_ld8_last); vector from L2. Rows\n"
+    " * along grid x (then y). */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
@@ -19566,7 +19564,7 @@ static const char _ak_src_gemm_decode[] =
     "            for (; k + (U - 1) * AK_WAVE * 8 < K8; k += U * AK_WAVE * 8) {\n"
     "                float mv[U][8];\n"
     "#pragma unroll\n"
-    "                for (int u = 0; u < U; u++) DT::ld8(mat + k + u * AK_WAVE * 8, mv[u]);\n"
+    "                for (int u = 0; u < U; u++) ak_ld8_last<DT>(mat + k + u * AK_WAVE * 8, mv[u]);\n"
     "                /* the vector (from L2) one step at a time: 8 more registers, not 8 U */\n"
     "#pragma unroll\n"
     "                for (int u = 0; u < U; u++) {\n"
@@ -19582,7 +19580,7 @@ static const char _ak_src_gemm_decode[] =
     "            }\n"
     "            for (; k < K8; k += AK_WAVE * 8) {\n"
     "                float mv[8], xv[8];\n"
-    "                DT::ld8(mat + k, mv);\n"
+    "                ak_ld8_last<DT>(mat + k, mv);\n"
     "                if (vv) DT::ld8(vec + k, xv);\n"
     "                else {\n"
     "#pragma unroll\n"
@@ -22345,27 +22343,7 @@ static const char _ak_src_quant[] =
     "    return v;\n"
     "}\n"
     "\n"
-    "/* W words of D held raw (f32: one element a word, f16 / bf16: two, low half first) and widened to fp32 when used:\n"
-    " * 16-bit data keeps half the registers a widened copy would while loads are in flight. */\n"
-    "template <class D, int W>\n"
-    "AK_INLINE void ak_quant_widen(const ak_u32* u, float* f) {\n"
-    "#pragma unroll\n"
-    "    for (int i = 0; i < W; i++) {\n"
-    "        if (D::SIZE == 4) f[i] = ak_u2f(u[i]);\n"
-    "        else if (ak_is_f16<D>::value) { f[2 * i] = ak_h2f((ak_u16)(u[i] & 0xFFFFu)); f[2 * i + 1] = ak_h2f((ak_u16)(u[i] >> 16)); }\n"
-    "        else { f[2 * i] = ak_u2f(u[i] << 16); f[2 * i + 1] = ak_u2f(u[i] & 0xFFFF0000u); }\n"
-    "    }\n"
-    "}\n"
-    "/* A tensor's last read of a 16-byte vector of x (raw words) and its codes' stores, evict-first on NVIDIA (ld / st\n"
-    " * .cs): in a second pass over a tensor larger than L2, the tiles it has yet to read keep their place in L2. */\n"
-    "AK_INLINE void ak_quant_ld_last(const void* p, ak_u32* u) {\n"
-    "#if defined(AK_NVIDIA)\n"
-    "    asm volatile(\"ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];\" : \"=r\"(u[0]), \"=r\"(u[1]), \"=r\"(u[2]), \"=r\"(u[3]) : \"l\"(p));\n"
-    "#else\n"
-    "    const uint4 w = *(const uint4*)p;\n"
-    "    u[0] = w.x; u[1] = w.y; u[2] = w.z; u[3] = w.w;\n"
-    "#endif\n"
-    "}\n"
+    "/* codes stored for good, evict-first on NVIDIA (st .cs), beside ak_ld16_last's reads */\n"
     "AK_INLINE void ak_quant_st_last(ak_u8* q, ak_u32 w) {\n"
     "#if defined(AK_NVIDIA)\n"
     "    asm volatile(\"st.global.cs.u32 [%0], %1;\" :: \"l\"(q), \"r\"(w) : \"memory\");\n"
@@ -22418,10 +22396,10 @@ static const char _ak_src_quant[] =
     "    enum { V = AK_V16(D) };\n"
     "    ak_u32 u[2][4];\n"
     "    float f[2 * V];\n"
-    "    ak_quant_ld_last(x + i0, u[0]);\n"
-    "    ak_quant_ld_last(x + i1, u[1]);\n"
-    "    ak_quant_widen<D, 4>(u[0], f);\n"
-    "    ak_quant_widen<D, 4>(u[1], f + V);\n"
+    "    ak_ld16_last(x + i0, u[0]);\n"
+    "    ak_ld16_last(x + i1, u[1]);\n"
+    "    ak_widen_words<D, 4>(u[0], f);\n"
+    "    ak_widen_words<D, 4>(u[1], f + V);\n"
     "    ak_quant_st<F, V, true>(q + i0, f, inv);\n"
     "    ak_quant_st<F, V, true>(q + i1, f + V, inv);\n"
     "}\n"
@@ -22465,7 +22443,7 @@ static const char _ak_src_quant[] =
     "        const int j = t + u * (int)blockDim.x;\n"
     "        if (j < nv) {\n"
     "            float f[E];\n"
-    "            ak_quant_widen<D, 4>(raw[u], f);\n"
+    "            ak_widen_words<D, 4>(raw[u], f);\n"
     "            for (int k = 0; k < E; k++) m = ak_absmax(m, f[k]);\n"
     "        }\n"
     "    }\n"
@@ -22484,7 +22462,7 @@ static const char _ak_src_quant[] =
     "        const int j = t + u * (int)blockDim.x;\n"
     "        if (j < nv) {\n"
     "            float f[E];\n"
-    "            ak_quant_widen<D, 4>(raw[u], f);\n"
+    "            ak_widen_words<D, 4>(raw[u], f);\n"
     "            ak_quant_st<F, E>(q + h + E * j, f, inv);\n"
     "        }\n"
     "    }\n"
@@ -22578,7 +22556,7 @@ static const char _ak_src_quant[] =
     "        for (int t = 0; t < T; t++) {\n"
     "            if (in[t]) {\n"
     "                float f[V];\n"
-    "                ak_quant_widen<D, 4>(raw[t], f);\n"
+    "                ak_widen_words<D, 4>(raw[t], f);\n"
     "                for (int k = 0; k < V; k++) m[t] = ak_absmax(m[t], f[k]);\n"
     "            }\n"
     "            for (int o = L / 2; o > 0; o >>= 1) m[t] = ak_absmax(m[t], ak_shfl_xor(m[t], o));\n"
@@ -22596,7 +22574,7 @@ static const char _ak_src_quant[] =
     "            lm = ak_absmax(lm, m[t]);\n"
     "            if (in[t]) {\n"
     "                float f[V];\n"
-    "                ak_quant_widen<D, 4>(raw[t], f);\n"
+    "                ak_widen_words<D, 4>(raw[t], f);\n"
     "                ak_quant_st<F, V>(q + off[t], f, ak_quant_inv(s));\n"
     "            }\n"
     "        }\n"
@@ -22640,14 +22618,14 @@ static const char _ak_src_quant[] =
     "    if (amax && lane == 0) ak_quant_amax_fold(amax, lm);\n"
     "}\n"
     "\n"
-    "/* Grid-stride map over n elements in tiles of 2 AK_V16(D) blockDim.x (two 16-byte vectors a thread: 8 f32, 16 f16 /\n"
-    " * bf16): chunk(i0, i1) takes the vector at i0 and the one at i1 = i0 + AK_V16(D) blockDim.x, so each access\n"
-    " * instruction of a wave is contiguous (vec: x 16-byte aligned); then one(i) takes the rest (all of it when vec is\n"
-    " * false). Twice ak_map8's bytes a thread for 16-bit data. rev: the tiles last first (blocks start in index order,\n"
-    " * so a second pass over a tensor that the first read in order finds the tiles read last still in L2). */\n"
-    "template <class D, class C, class O>\n"
+    "/* Grid-stride map over n elements in tiles of 2 V blockDim.x (two units of V elements a thread; V defaults to a\n"
+    " * 16-byte vector of D: 8 f32, 16 f16 / bf16): chunk(i0, i1) takes the unit at i0 and the one at i1 = i0 + V\n"
+    " * blockDim.x, so each access instruction of a wave is contiguous (vec: the units aligned); then one(i) takes the\n"
+    " * rest (all of it when vec is false). Twice ak_map8's bytes a thread for 16-bit data. rev: the tiles last first\n"
+    " * (blocks start in index order, so a second pass over a tensor that the first read in order finds the tiles read\n"
+    " * last still in L2). */\n"
+    "template <class D, int V = AK_V16(D), class C, class O>\n"
     "AK_INLINE void ak_quant_map(ak_i64 n, bool vec, C chunk, O one, bool rev = false) {\n"
-    "    enum { V = AK_V16(D) };\n"
     "    ak_i64 done = 0;\n"
     "    if (vec) {\n"
     "        const ak_i64 B = (ak_i64)blockDim.x, t = (ak_i64)threadIdx.x, ntiles = n / (2 * V * B);\n"
@@ -22758,7 +22736,7 @@ static const char _ak_src_quant[] =
     "    for (int u = 0; u < U; u++) {\n"
     "        if (u < uc) {\n"
     "            float f[V];\n"
-    "            ak_quant_widen<D, 4>(raw[u], f);\n"
+    "            ak_widen_words<D, 4>(raw[u], f);\n"
     "            ak_quant_st<F, V>(q + V * j0 + u * step, f, inv);\n"
     "        }\n"
     "    }\n"
@@ -22810,42 +22788,82 @@ static const char _ak_src_quant[] =
     "    for (int k = 0; k < 4; k++) f[k] = ak_fp8_dec<F>((w >> (8 * k)) & 0xFFu);\n"
     "}\n"
     "\n"
-    "/* y = s q in the group's scale. 16-bit y in rows whose width is a multiple of 16, with q and y 16-byte aligned: 16\n"
-    " * codes a thread and step (one 16-byte load; the group's scale looked up once, its row by a 32-bit division when\n"
-    " * the tensor has under 2^31 elements; two 16-byte stores); else element by element. f32 y too: 16 codes a thread\n"
-    " * write 64 bytes in four stores, each covering every other 16 bytes of what a warp touches; on the H100 that was\n"
-    " * 9% slower than one element a thread per tensor (8% faster per row). */\n"
-    "template <int F, class D>\n"
-    "AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) {\n"
-    "    const ak_i64 n = rows * cols, nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS;\n"
-    "    const float s0 = scale[0];\n"
-    "    ak_i64 done = 0;\n"
-    "    if (D::SIZE == 2 && cols % 16 == 0 && ak_aligned16(q) && ak_aligned16(y)) {\n"
-    "        const bool narrow = n <= 0x7FFFFFFF;\n"
-    "        for (ak_i64 g = ak_gtid(); g < n / 16; g += ak_gstride()) {\n"
-    "            const ak_i64 i0 = 16 * g;\n"
-    "            float s = s0, f[16];\n"
-    "            if (mode != AK_QUANT_TENSOR) {\n"
-    "                const ak_i64 r = narrow ? (ak_i64)((ak_u32)i0 / (ak_u32)cols) : i0 / cols;\n"
-    "                s = mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i0 - r * cols) / AK_QUANT_BLOCK_COLS];\n"
-    "            }\n"
-    "            const uint4 w = *(const uint4*)(q + i0);\n"
+    "/* n / d for every n < 2^31 by a multiply and a shift: (n m) >> 32 >> s, with m and s from the host (amdkit.h\n"
+    " * _ak_div31: l = ceil(log2 d), m = ceil(2^(31 + l) / d) < 2^32 and s = l - 1; then m d - 2^(31 + l) < d <= 2^l, so\n"
+    " * floor(n m / 2^(31 + l)) = floor(n / d) (Granlund and Montgomery); s = -1: d = 1). */\n"
+    "struct ak_div31 {\n"
+    "    ak_u32 m;\n"
+    "    int s;\n"
+    "};\n"
+    "AK_INLINE ak_u32 ak_div31_div(ak_div31 v, ak_u32 n) { return v.s < 0 ? n : __umulhi(n, v.m) >> v.s; }\n"
+    "\n"
+    "/* E codes of q at each of i0, i1 (ak_quant_map's pair) times scale_at(i), stored as E elements of y: 16 codes in\n"
+    " * one 16-byte load and two 16-byte stores (16-bit y), 8 in an 8-byte load and a 16-byte store (16-bit), 4 in a\n"
+    " * 4-byte load and one 16-byte (f32) or 8-byte (16-bit) store; q aligned to E bytes, y to the store */\n"
+    "template <int F, class D, int E, class S>\n"
+    "AK_INLINE void ak_dequant_pair(const ak_u8* q, typename D::T* y, ak_i64 i0, ak_i64 i1, S scale_at) {\n"
+    "    const ak_i64 ii[2] = { i0, i1 };\n"
+    "#pragma unroll\n"
+    "    for (int h = 0; h < 2; h++) {\n"
+    "        const ak_i64 i = ii[h];\n"
+    "        float f[E];\n"
+    "        if constexpr (E == 16) {\n"
+    "            const uint4 w = *(const uint4*)(q + i);\n"
     "            ak_fp8_dec4<F>(w.x, f);\n"
     "            ak_fp8_dec4<F>(w.y, f + 4);\n"
     "            ak_fp8_dec4<F>(w.z, f + 8);\n"
     "            ak_fp8_dec4<F>(w.w, f + 12);\n"
-    "#pragma unroll\n"
-    "            for (int k = 0; k < 16; k++) f[k] = s * f[k];\n"
-    "#pragma unroll\n"
-    "            for (int k = 0; k < 16; k += AK_V16(D)) ak_st16<D>(y + i0 + k, f + k);\n"
+    "        } else if constexpr (E == 8) {\n"
+    "            const uint2 w = *(const uint2*)(q + i);\n"
+    "            ak_fp8_dec4<F>(w.x, f);\n"
+    "            ak_fp8_dec4<F>(w.y, f + 4);\n"
+    "        } else {\n"
+    "            ak_fp8_dec4<F>(*(const ak_u32*)(q + i), f);\n"
     "        }\n"
-    "        done = n;\n"
+    "        const float s = scale_at(i);\n"
+    "#pragma unroll\n"
+    "        for (int k = 0; k < E; k++) f[k] = s * f[k];\n"
+    "        if constexpr (E == 16) {\n"
+    "            ak_st16<D>(y + i, f);\n"
+    "            ak_st16<D>(y + i + 8, f + 8);\n"
+    "        } else if constexpr (E == AK_V16(D)) ak_st16<D>(y + i, f);\n"
+    "        else D::st4(y + i, f);\n"
     "    }\n"
-    "    for (ak_i64 i = done + ak_gtid(); i < n; i += ak_gstride()) {\n"
-    "        const ak_i64 r = i / cols;\n"
-    "        const float s = mode == AK_QUANT_TENSOR ? s0 : mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i - r * cols) / AK_QUANT_BLOCK_COLS];\n"
-    "        y[i] = D::from(s * ak_fp8_dec<F>(q[i]));\n"
-    "    }\n"
+    "}\n"
+    "\n"
+    "/* y = s q in the group's scale, in units of E codes, a pair of them a thread and tile (ak_quant_map), so a warp's\n"
+    " * loads and stores each cover one contiguous run: 16-bit y with widths a multiple of 16, E = 16; else E = 16 bytes\n"
+    " * of y (4 f32 / 8 f16 or bf16) where the width is a multiple of E; else for 16-bit y, E = 4 where the width is a\n"
+    " * multiple of 4; q aligned to E bytes and y to the store; else element by element. The host's grid gives a block\n"
+    " * one tile of the largest unit (16 codes, 4 for f32), so the smaller units take two or four turns. The group's\n"
+    " * scale is looked up once a unit, its row by a multiply (ak_div31: cm, cs) when the tensor has under 2^31\n"
+    " * elements. Measured on the H100 (bench/NOTES.md): 8 codes a unit was 2-3% slower per row at 8192 wide than 16;\n"
+    " * the row by a 32-bit division, 8% slower for f32 rows than by the multiply. */\n"
+    "template <int F, class D>\n"
+    "AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale,\n"
+    "                                ak_u32 cm, int cs) {\n"
+    "    enum { V = AK_V16(D) };\n"
+    "    const ak_i64 n = rows * cols, nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS;\n"
+    "    const bool narrow = n <= 0x7FFFFFFF;\n"
+    "    ak_div31 dc;\n"
+    "    dc.m = cm;\n"
+    "    dc.s = cs;\n"
+    "    const float s0 = scale[0];\n"
+    "    auto scale_at = [&](ak_i64 i) -> float {\n"
+    "        if (mode == AK_QUANT_TENSOR) return s0;\n"
+    "        const ak_i64 r = narrow ? (ak_i64)ak_div31_div(dc, (ak_u32)i) : i / cols;\n"
+    "        return mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i - r * cols) / AK_QUANT_BLOCK_COLS];\n"
+    "    };\n"
+    "    auto one = [&](ak_i64 i) { y[i] = D::from(scale_at(i) * ak_fp8_dec<F>(q[i])); };\n"
+    "    const ak_u64 qa = (ak_u64)q, ya = (ak_u64)y;\n"
+    "    if (D::SIZE == 2 && cols % 16 == 0 && (qa & 15u) == 0 && (ya & 15u) == 0)\n"
+    "        ak_quant_map<D, 16>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, 16>(q, y, i0, i1, scale_at); }, one);\n"
+    "    else if (cols % V == 0 && (qa & (ak_u64)(V - 1)) == 0 && (ya & 15u) == 0)\n"
+    "        ak_quant_map<D, V>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, V>(q, y, i0, i1, scale_at); }, one);\n"
+    "    else if (D::SIZE == 2 && cols % 4 == 0 && (qa & 3u) == 0 && (ya & 7u) == 0)\n"
+    "        ak_quant_map<D, 4>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, 4>(q, y, i0, i1, scale_at); }, one);\n"
+    "    else\n"
+    "        for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) one(i);\n"
     "}\n"
     "\n"
     "/* K / V rows of an attention cache (ak_attention with fp8 K / V on the paths without an fp8 kernel):\n"
@@ -22889,8 +22907,8 @@ static const char _ak_src_quant[] =
     "        ak_quant_tensor_impl<D, F>(x, q, n, scale, amax, ws);                                                            \\\n"
     "    }\n"
     "#define AK_DEQUANT(DN, D, FN, F)                                                                                          \\\n"
-    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \\\n"
-    "        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale);                                                            \\\n"
+    "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale, unsigned cm, int cs) { \\\n"
+    "        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale, cm, cs);                                                            \\\n"
     "    }\n"
     "#define AK_DEQUANT_KV(DN, D, FN, F)                                                                                       \\\n"
     "    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_kv_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 nb, ak_i64 heads, ak_i64 rows, ak_i64 cols, ak_i64 s0, ak_i64 s1, ak_i64 s2, const float* scale) { \\\n"
@@ -24000,6 +24018,41 @@ static const char _ak_src_softmax[] =
     "#define AK_SM_SLAB_MINB 1\n"
     "#endif\n"
     "\n"
+    "/* A contiguous run of n elements of global memory (g: any element-aligned\n"
+    " * address) copied into / out of a shared buffer sb of at least n * sizeof(T)\n"
+    " * + 16 bytes, with 16-byte accesses wherever the run allows them: element i\n"
+    " * of the run sits at s[i], where s = ak_slab_at<D>(sb, g) has the same\n"
+    " * address modulo 16 as g, so the scalar head (up to g's first 16-byte\n"
+    " * boundary) and tail are the only element-wise accesses. Rows whose width is\n"
+    " * not a multiple of 8 are read and written this way as one run of several\n"
+    " * rows (ak_softmax_slab). Every thread of the block calls them; the caller\n"
+    " * puts __syncthreads() between the copy and the use. */\n"
+    "template <class D>\n"
+    "AK_INLINE typename D::T* ak_slab_at(ak_u16x8* sb, const typename D::T* g) {\n"
+    "    return (typename D::T*)sb + (int)(((ak_u64)g & 15u) / sizeof(typename D::T));\n"
+    "}\n"
+    "template <class D, bool IN>   /* IN: g -> s, else s -> g */\n"
+    "AK_INLINE void ak_slab_copy(typename D::T* s, typename D::T* g, int n) {\n"
+    "    typedef typename D::T T;\n"
+    "    const int V = 16 / (int)sizeof(T), t = (int)threadIdx.x, B = (int)blockDim.x;\n"
+    "    const T* src = IN ? g : s;\n"
+    "    T* dst = IN ? s : g;\n"
+    "    int head = (int)(((16u - ((unsigned)(ak_u64)g & 15u)) & 15u) / sizeof(T));\n"
+    "    if (head > n) head = n;\n"
+    "    const int nv = (n - head) / V;\n"
+    "    const ak_u16x8* sv = (const ak_u16x8*)(src + head);\n"
+    "    ak_u16x8* dv = (ak_u16x8*)(dst + head);\n"
+    "    if (t < head) dst[t] = src[t];\n"
+    "    int k = t;\n"
+    "    for (; k + B < nv; k += 2 * B) {   /* two 16-byte loads in flight before the stores */\n"
+    "        const ak_u16x8 a0 = sv[k], a1 = sv[k + B];\n"
+    "        dv[k] = a0;\n"
+    "        dv[k + B] = a1;\n"
+    "    }\n"
+    "    if (k < nv) dv[k] = sv[k];\n"
+    "    for (int e = head + nv * V + t; e < n; e += B) dst[e] = src[e];\n"
+    "}\n"
+    "\n"
     "// Path 5: R rows a block through shared memory (see the top of the file);\n"
     "// dynamic shared memory of R * cols * sizeof(T) + 16 bytes. A row of up to\n"
     "// 8 G elements is held in registers (8 per lane: one read of shared memory,\n"
@@ -25056,29 +25109,29 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
-/* kernels/quant.hip:689 ak_quant_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:709 ak_quant_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_i32(a_, compute); ak_args_ptr(a_, amax);
     ak_args_ptr(a_, amax_in);
 }
-/* kernels/quant.hip:701 ak_quant_tensor_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:721 ak_quant_tensor_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant_tensor(_ak_kargs* kargs_, const void* x, void* q, int64_t n, void* scale, void* amax, void* ws) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_tensor);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, n); ak_args_ptr(a_, scale); ak_args_ptr(a_, amax); ak_args_ptr(a_, ws);
 }
-/* kernels/quant.hip:705 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
-static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale) {
+/* kernels/quant.hip:725 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
+static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale, uint32_t cm, int32_t cs) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant);
-    ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale);
+    ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_u32(a_, cm); ak_args_i32(a_, cs);
 }
-/* kernels/quant.hip:709 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
+/* kernels/quant.hip:729 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
 static inline void _ak_kargs_dequant_kv(_ak_kargs* kargs_, const void* q, void* y, int64_t nb, int64_t heads, int64_t rows, int64_t cols, int64_t s0, int64_t s1, int64_t s2, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant_kv);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, nb); ak_args_i64(a_, heads); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, s0); ak_args_i64(a_, s1); ak_args_i64(a_, s2);
     ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:713 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
+/* kernels/quant.hip:733 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
 static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_t n, void* amax) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
     ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
@@ -25135,27 +25188,27 @@ static inline void _ak_kargs_topk_mb_collect(_ak_kargs* kargs_, const void* x, v
     ak_args_ptr(a_, x); ak_args_ptr(a_, vals); ak_args_ptr(a_, idx); ak_args_ptr(a_, ws); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, chunk); ak_args_i32(a_, nch);
     ak_args_i32(a_, k); ak_args_i32(a_, largest);
 }
-/* kernels/softmax.hip:352 ak_softmax_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:387 ak_softmax_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax(_ak_kargs* kargs_, const void* x, void* y, int64_t rows, int32_t cols, int32_t G, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i32(a_, cols); ak_args_i32(a_, G); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:364 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:399 ak_softmax_wide_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_wide(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_wide);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:368 ak_softmax_split_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:403 ak_softmax_split_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_split(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, void* cnt, void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_split);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_ptr(a_, cnt); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
 }
-/* kernels/softmax.hip:372 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:407 ak_softmax_stats_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_stats(_ak_kargs* kargs_, const void* x, int64_t cols, int32_t S, int64_t chunk, void* part, int32_t vec) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_stats);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec);
 }
-/* kernels/softmax.hip:376 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
+/* kernels/softmax.hip:411 ak_softmax_apply_##DT (macro AK_SOFTMAX) */
 static inline void _ak_kargs_softmax_apply(_ak_kargs* kargs_, const void* x, void* y, int64_t cols, int32_t S, int64_t chunk, const void* part, int32_t vec, int32_t logsm) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_softmax_apply);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_i64(a_, cols); ak_args_i32(a_, S); ak_args_i64(a_, chunk); ak_args_ptr(a_, part); ak_args_i32(a_, vec); ak_args_i32(a_, logsm);
@@ -25214,9 +25267,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:461 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:462 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:465 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:466 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -25224,13 +25277,13 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
 #define _ak_kargs_norm_narrow _ak_kargs_norm   /* kernels/norm.hip:389 ak_norm_narrow_##DT (macro AK_NORM): the same list */
 #define _AK_KIF_norm_narrow _AK_KIF_norm
-#define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:693 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
+#define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:713 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
 #define _AK_KIF_quant_row _AK_KIF_quant
-#define _ak_kargs_quant_block _ak_kargs_quant   /* kernels/quant.hip:697 ak_quant_block_##DN##_##FN (macro AK_QUANT): the same list */
+#define _ak_kargs_quant_block _ak_kargs_quant   /* kernels/quant.hip:717 ak_quant_block_##DN##_##FN (macro AK_QUANT): the same list */
 #define _AK_KIF_quant_block _AK_KIF_quant
-#define _ak_kargs_softmax_narrow _ak_kargs_softmax   /* kernels/softmax.hip:356 ak_softmax_narrow_##DT (macro AK_SOFTMAX): the same list */
+#define _ak_kargs_softmax_narrow _ak_kargs_softmax   /* kernels/softmax.hip:391 ak_softmax_narrow_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_narrow _AK_KIF_softmax
-#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:360 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
+#define _ak_kargs_softmax_slab _ak_kargs_softmax   /* kernels/softmax.hip:395 ak_softmax_slab_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_slab _AK_KIF_softmax
 static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_unary_f32", _AK_KIF_unary },
@@ -26609,12 +26662,23 @@ done:
     return r;
 }
 
+/* n / d for every n < 2^31 as ((n m) >> 32) >> s (kernels/quant.hip ak_div31, where the bound is proved): l =
+ * ceil(log2 d), m = ceil(2^(31 + l) / d), s = l - 1 (s = -1, m = 0: d = 1, the quotient is n). d >= 1. */
+static void _ak_div31(uint32_t d, uint32_t* m, int32_t* s) {
+    int l = 0;
+    while ((1ull << l) < (unsigned long long)d) l++;
+    *m = l == 0 ? 0u : (uint32_t)(((1ull << (31 + l)) + d - 1) / d);
+    *s = l - 1;
+}
+
 AKDEF ak_result ak_dequantize(ak_context* ctx, ak_dtype q_dtype, const void* q, ak_dtype y_dtype, void* y, size_t rows,
                               size_t cols, ak_quant_mode mode, const float* scale, ak_stream* stream) {
     ak_result r = _ak_quant_check(ctx, "ak_dequantize", y_dtype, y, q_dtype, q, rows, cols, mode, scale);
     char kn[64];
     ak_kernel* k = NULL;
     _ak_kargs ka;
+    uint32_t cm;
+    int32_t cs;
     if (r != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, "ak_dequantize")) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) {
@@ -26629,9 +26693,11 @@ AKDEF ak_result ak_dequantize(ak_context* ctx, ak_dtype q_dtype, const void* q, 
     }
     _ak_fmt(kn, sizeof kn, "ak_dequant_%s_%s", _ak_quant_fmt_name(q_dtype), ak_dtype_name(y_dtype));
     if ((r = _ak_op_kernel(ctx, _ak_src_quant, kn, &k)) != AK_OK) return r;
-    _ak_kargs_dequant(&ka, q, y, (int64_t)rows, (int64_t)cols, (int32_t)mode, scale);
-    /* 16-bit y: 16 codes a thread, f32: 4 (kernels/quant.hip: ak_dequant_impl) */
-    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, rows * cols, _AK_QUANT_THREADS * (ak_dtype_size(y_dtype) == 2 ? 16u : 4u)),
+    /* the row of an element by a multiply where the tensor has under 2^31 elements */
+    _ak_div31(rows * cols <= 0x7FFFFFFFu ? (uint32_t)cols : 1u, &cm, &cs);
+    _ak_kargs_dequant(&ka, q, y, (int64_t)rows, (int64_t)cols, (int32_t)mode, scale, cm, cs);
+    /* one tile a block: two units a thread, of 16 codes for 16-bit y, 4 for f32 (kernels/quant.hip: ak_dequant_impl) */
+    return _ak_op_launch(ctx, k, _ak_op_grid(ctx, rows * cols, _AK_QUANT_THREADS * 2u * (ak_dtype_size(y_dtype) == 2 ? 16u : 4u)),
                          _AK_QUANT_THREADS, 0, stream, &ka);
 }
 

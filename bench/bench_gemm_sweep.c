@@ -159,6 +159,10 @@ static void make_cases(int quick) {
     add("gemv", "f32", 1, 11008, 4096, 1, 0, 1, "none");
     add("gemv", "bf16", 16384, 1, 4096, 1, 0, 0, "none");
     add("gemv", "f16", 4096, 1, 11008, 1, 0, 1, "none");
+    add("gemv", "f16", 8192, 1, 8192, 1, 0, 0, "none");
+    add("gemv", "bf16", 14336, 1, 4096, 1, 1, 0, "none");
+    add("gemv", "f32", 1, 14336, 4096, 1, 0, 1, "none");
+    add("gemv", "f32", 3000, 1, 5000, 1, 0, 0, "none");
     /* few output tiles (or outputs) and a long k: split-K */
     add("splitk", "bf16", 256, 256, 65536, 1, 0, 0, "none");
     add("splitk", "f16", 256, 256, 524288, 1, 0, 0, "none");

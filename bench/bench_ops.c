@@ -461,7 +461,7 @@ static ak_result setup_randn(bench_case* c, const bench_entry* e) {
  * widths off that square: 3000 (rows in registers, not a multiple of 128), 12292 (past the registers' 8192:
  * two reads), 14336 and 1024; then the two-pass tensor form from 8M to 134M elements (16-bit: 16 MB to 268 MB,
  * either side of the 50 MB L2 the second pass reads from); then the way back (ak_dequantize, e4m3 codes -> f32 /
- * f16 / bf16) per tensor and per row, 8192 square and 16384 x 3000 */
+ * f16 / bf16) per tensor and per row, 8192 square, 16384 x 3000, 4096 x 11008 and 2048 x 5004 (no multiple of 8) */
 #define BENCH_QUANT(t)                                                                                                    \
     { "quant_row", t, AK_FP8_E4M3, AK_QUANT_ROW, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyf", TOL_EXACT }, \
     { "quant_block", t, AK_FP8_E4M3, AK_QUANT_BLOCK, 8192, 8192, 64, 1000, 0, run_quant, bytes_quant, NULL, 4, 0.0f, "xyb", TOL_EXACT }, \
@@ -482,6 +482,10 @@ static ak_result setup_randn(bench_case* c, const bench_entry* e) {
     { "dequant_row", AK_FP8_E4M3, t, AK_QUANT_ROW, 8192, 8192, 64, 1008, 0, run_dequant, bytes_dequant,                \
       setup_dequant_scales, 4, 0.0f, "xFt-", TOL_EXACT },                                                                \
     { "dequant_row", AK_FP8_E4M3, t, AK_QUANT_ROW, 16384, 3000, 33, 3000, 0, run_dequant, bytes_dequant,               \
+      setup_dequant_scales, 4, 0.0f, "xFt-", TOL_EXACT },                                                                \
+    { "dequant_row", AK_FP8_E4M3, t, AK_QUANT_ROW, 4096, 11008, 8, 11008, 0, run_dequant, bytes_dequant,               \
+      setup_dequant_scales, 4, 0.0f, "xFt-", TOL_EXACT },                                                                \
+    { "dequant_tensor", AK_FP8_E4M3, t, AK_QUANT_TENSOR, 2048, 5004, 7, 5004, 0, run_dequant, bytes_dequant,           \
       setup_dequant_scales, 4, 0.0f, "xFt-", TOL_EXACT }
 /* row ops (rows x cols) for f32, f16, bf16 */
 #define RD_R 65536

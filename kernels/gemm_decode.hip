@@ -392,7 +392,8 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
  * One wave per output (a k-contiguous row with the vector, any element
  * stride), 4 waves a block; a lane reads 8 consecutive elements a step
  * (16-byte where aligned), 8 fp32 partials added pairwise, then over the
- * wave. Matrix read once; vector from L2. Rows along grid x (then y). */
+ * wave. Matrix read once, evict-first (ak_ld8_last); vector from L2. Rows
+ * along grid x (then y). */
 template <class DT>
 AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
     typedef typename DT::T T;
@@ -417,7 +418,7 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
             for (; k + (U - 1) * AK_WAVE * 8 < K8; k += U * AK_WAVE * 8) {
                 float mv[U][8];
 #pragma unroll
-                for (int u = 0; u < U; u++) DT::ld8(mat + k + u * AK_WAVE * 8, mv[u]);
+                for (int u = 0; u < U; u++) ak_ld8_last<DT>(mat + k + u * AK_WAVE * 8, mv[u]);
                 /* the vector (from L2) one step at a time: 8 more registers, not 8 U */
 #pragma unroll
                 for (int u = 0; u < U; u++) {
@@ -433,7 +434,7 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
             }
             for (; k < K8; k += AK_WAVE * 8) {
                 float mv[8], xv[8];
-                DT::ld8(mat + k, mv);
+                ak_ld8_last<DT>(mat + k, mv);
                 if (vv) DT::ld8(vec + k, xv);
                 else {
 #pragma unroll

@@ -265,6 +265,38 @@ AK_INLINE void ak_st16(typename D::T* p, const float* f) {
     else D::st8(p, f);
 }
 
+/* W 32-bit words of D held raw (f32: one element a word, f16 / bf16: two, low half first), widened to fp32 when
+ * used: 16-bit data keeps half the registers a widened copy would while its loads are in flight. */
+template <class D, int W>
+AK_INLINE void ak_widen_words(const ak_u32* u, float* f) {
+#pragma unroll
+    for (int i = 0; i < W; i++) {
+        if (D::SIZE == 4) f[i] = ak_u2f(u[i]);
+        else if (ak_is_f16<D>::value) { f[2 * i] = ak_h2f((ak_u16)(u[i] & 0xFFFFu)); f[2 * i + 1] = ak_h2f((ak_u16)(u[i] >> 16)); }
+        else { f[2 * i] = ak_u2f(u[i] << 16); f[2 * i + 1] = ak_u2f(u[i] & 0xFFFF0000u); }
+    }
+}
+
+/* The last read of 16 bytes at p (16-byte aligned) as four raw words, evict-first on NVIDIA (ld.global.cs): data
+ * streamed once leaves L2 to what is read again (a vector, a tensor's unread tiles). AMD: a plain load. */
+AK_INLINE void ak_ld16_last(const void* p, ak_u32* u) {
+#if defined(AK_NVIDIA)
+    asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(u[0]), "=r"(u[1]), "=r"(u[2]), "=r"(u[3]) : "l"(p));
+#else
+    const uint4 w = *(const uint4*)p;
+    u[0] = w.x; u[1] = w.y; u[2] = w.z; u[3] = w.w;
+#endif
+}
+
+/* ld8 (8 consecutive elements as fp32, p 16-byte aligned) as the data's last read: ak_ld16_last */
+template <class D>
+AK_INLINE void ak_ld8_last(const typename D::T* p, float f[8]) {
+    ak_u32 u[8];
+    ak_ld16_last(p, u);
+    if (D::SIZE == 4) ak_ld16_last(p + 16 / D::SIZE, u + 4);
+    ak_widen_words<D, 2 * D::SIZE>(u, f);   /* 8 words of f32, 4 of 16-bit */
+}
+
 /* Co-operating blocks (softmax and norm split kernels): thread 0 of a block
  * that has published its partials counts itself in *count and waits until
  * `need` blocks have; every partial written before any block's arrival is
@@ -565,41 +597,6 @@ AK_INLINE void ak_row_store(const float* v, typename D::T* p, int len, int lane,
         }
     }
 }
-/* A contiguous run of n elements of global memory (g: any element-aligned
- * address) copied into / out of a shared buffer sb of at least n * sizeof(T)
- * + 16 bytes, with 16-byte accesses wherever the run allows them: element i
- * of the run sits at s[i], where s = ak_slab_at<D>(sb, g) has the same
- * address modulo 16 as g, so the scalar head (up to g's first 16-byte
- * boundary) and tail are the only element-wise accesses. Rows whose width is
- * not a multiple of 8 are read and written this way as one run of several
- * rows (ak_softmax_slab). Every thread of the block calls them; the caller
- * puts __syncthreads() between the copy and the use. */
-template <class D>
-AK_INLINE typename D::T* ak_slab_at(ak_u16x8* sb, const typename D::T* g) {
-    return (typename D::T*)sb + (int)(((ak_u64)g & 15u) / sizeof(typename D::T));
-}
-template <class D, bool IN>   /* IN: g -> s, else s -> g */
-AK_INLINE void ak_slab_copy(typename D::T* s, typename D::T* g, int n) {
-    typedef typename D::T T;
-    const int V = 16 / (int)sizeof(T), t = (int)threadIdx.x, B = (int)blockDim.x;
-    const T* src = IN ? g : s;
-    T* dst = IN ? s : g;
-    int head = (int)(((16u - ((unsigned)(ak_u64)g & 15u)) & 15u) / sizeof(T));
-    if (head > n) head = n;
-    const int nv = (n - head) / V;
-    const ak_u16x8* sv = (const ak_u16x8*)(src + head);
-    ak_u16x8* dv = (ak_u16x8*)(dst + head);
-    if (t < head) dst[t] = src[t];
-    int k = t;
-    for (; k + B < nv; k += 2 * B) {   /* two 16-byte loads in flight before the stores */
-        const ak_u16x8 a0 = sv[k], a1 = sv[k + B];
-        dv[k] = a0;
-        dv[k + B] = a1;
-    }
-    if (k < nv) dv[k] = sv[k];
-    for (int e = head + nv * V + t; e < n; e += B) dst[e] = src[e];
-}
-
 /* ---- activations: the ak_unary_op codes of amdkit.h, fp32 math --------- */
 /* (ak_unary and the GEMM epilogue; ak_uop_apply dispatches a run-time code;
  * the host reads these as _AK_UNARY_* and checks them against ak_unary_op) */

@@ -158,27 +158,7 @@ AK_INLINE float ak_quant_block_max(float v, float* scratch) {
     return v;
 }
 
-/* W words of D held raw (f32: one element a word, f16 / bf16: two, low half first) and widened to fp32 when used:
- * 16-bit data keeps half the registers a widened copy would while loads are in flight. */
-template <class D, int W>
-AK_INLINE void ak_quant_widen(const ak_u32* u, float* f) {
-#pragma unroll
-    for (int i = 0; i < W; i++) {
-        if (D::SIZE == 4) f[i] = ak_u2f(u[i]);
-        else if (ak_is_f16<D>::value) { f[2 * i] = ak_h2f((ak_u16)(u[i] & 0xFFFFu)); f[2 * i + 1] = ak_h2f((ak_u16)(u[i] >> 16)); }
-        else { f[2 * i] = ak_u2f(u[i] << 16); f[2 * i + 1] = ak_u2f(u[i] & 0xFFFF0000u); }
-    }
-}
-/* A tensor's last read of a 16-byte vector of x (raw words) and its codes' stores, evict-first on NVIDIA (ld / st
- * .cs): in a second pass over a tensor larger than L2, the tiles it has yet to read keep their place in L2. */
-AK_INLINE void ak_quant_ld_last(const void* p, ak_u32* u) {
-#if defined(AK_NVIDIA)
-    asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(u[0]), "=r"(u[1]), "=r"(u[2]), "=r"(u[3]) : "l"(p));
-#else
-    const uint4 w = *(const uint4*)p;
-    u[0] = w.x; u[1] = w.y; u[2] = w.z; u[3] = w.w;
-#endif
-}
+/* codes stored for good, evict-first on NVIDIA (st .cs), beside ak_ld16_last's reads */
 AK_INLINE void ak_quant_st_last(ak_u8* q, ak_u32 w) {
 #if defined(AK_NVIDIA)
     asm volatile("st.global.cs.u32 [%0], %1;" :: "l"(q), "r"(w) : "memory");
@@ -231,10 +211,10 @@ AK_INLINE void ak_quant_pair_last(const typename D::T* x, ak_u8* q, ak_i64 i0, a
     enum { V = AK_V16(D) };
     ak_u32 u[2][4];
     float f[2 * V];
-    ak_quant_ld_last(x + i0, u[0]);
-    ak_quant_ld_last(x + i1, u[1]);
-    ak_quant_widen<D, 4>(u[0], f);
-    ak_quant_widen<D, 4>(u[1], f + V);
+    ak_ld16_last(x + i0, u[0]);
+    ak_ld16_last(x + i1, u[1]);
+    ak_widen_words<D, 4>(u[0], f);
+    ak_widen_words<D, 4>(u[1], f + V);
     ak_quant_st<F, V, true>(q + i0, f, inv);
     ak_quant_st<F, V, true>(q + i1, f + V, inv);
 }
@@ -278,7 +258,7 @@ AK_INLINE bool ak_quant_row_regs(const typename D::T* x, ak_u8* q, ak_i64 n, flo
         const int j = t + u * (int)blockDim.x;
         if (j < nv) {
             float f[E];
-            ak_quant_widen<D, 4>(raw[u], f);
+            ak_widen_words<D, 4>(raw[u], f);
             for (int k = 0; k < E; k++) m = ak_absmax(m, f[k]);
         }
     }
@@ -297,7 +277,7 @@ AK_INLINE bool ak_quant_row_regs(const typename D::T* x, ak_u8* q, ak_i64 n, flo
         const int j = t + u * (int)blockDim.x;
         if (j < nv) {
             float f[E];
-            ak_quant_widen<D, 4>(raw[u], f);
+            ak_widen_words<D, 4>(raw[u], f);
             ak_quant_st<F, E>(q + h + E * j, f, inv);
         }
     }
@@ -391,7 +371,7 @@ AK_INLINE bool ak_quant_blocks_vec(const typename D::T* x, ak_u8* q, ak_i64 rows
         for (int t = 0; t < T; t++) {
             if (in[t]) {
                 float f[V];
-                ak_quant_widen<D, 4>(raw[t], f);
+                ak_widen_words<D, 4>(raw[t], f);
                 for (int k = 0; k < V; k++) m[t] = ak_absmax(m[t], f[k]);
             }
             for (int o = L / 2; o > 0; o >>= 1) m[t] = ak_absmax(m[t], ak_shfl_xor(m[t], o));
@@ -409,7 +389,7 @@ AK_INLINE bool ak_quant_blocks_vec(const typename D::T* x, ak_u8* q, ak_i64 rows
             lm = ak_absmax(lm, m[t]);
             if (in[t]) {
                 float f[V];
-                ak_quant_widen<D, 4>(raw[t], f);
+                ak_widen_words<D, 4>(raw[t], f);
                 ak_quant_st<F, V>(q + off[t], f, ak_quant_inv(s));
             }
         }
@@ -453,14 +433,14 @@ AK_INLINE void ak_quant_blocks(const typename D::T* x, ak_u8* q, ak_i64 rows, ak
     if (amax && lane == 0) ak_quant_amax_fold(amax, lm);
 }
 
-/* Grid-stride map over n elements in tiles of 2 AK_V16(D) blockDim.x (two 16-byte vectors a thread: 8 f32, 16 f16 /
- * bf16): chunk(i0, i1) takes the vector at i0 and the one at i1 = i0 + AK_V16(D) blockDim.x, so each access
- * instruction of a wave is contiguous (vec: x 16-byte aligned); then one(i) takes the rest (all of it when vec is
- * false). Twice ak_map8's bytes a thread for 16-bit data. rev: the tiles last first (blocks start in index order,
- * so a second pass over a tensor that the first read in order finds the tiles read last still in L2). */
-template <class D, class C, class O>
+/* Grid-stride map over n elements in tiles of 2 V blockDim.x (two units of V elements a thread; V defaults to a
+ * 16-byte vector of D: 8 f32, 16 f16 / bf16): chunk(i0, i1) takes the unit at i0 and the one at i1 = i0 + V
+ * blockDim.x, so each access instruction of a wave is contiguous (vec: the units aligned); then one(i) takes the
+ * rest (all of it when vec is false). Twice ak_map8's bytes a thread for 16-bit data. rev: the tiles last first
+ * (blocks start in index order, so a second pass over a tensor that the first read in order finds the tiles read
+ * last still in L2). */
+template <class D, int V = AK_V16(D), class C, class O>
 AK_INLINE void ak_quant_map(ak_i64 n, bool vec, C chunk, O one, bool rev = false) {
-    enum { V = AK_V16(D) };
     ak_i64 done = 0;
     if (vec) {
         const ak_i64 B = (ak_i64)blockDim.x, t = (ak_i64)threadIdx.x, ntiles = n / (2 * V * B);
@@ -571,7 +551,7 @@ AK_INLINE void ak_quant_tensor_impl(const typename D::T* x, ak_u8* q, ak_i64 n, 
     for (int u = 0; u < U; u++) {
         if (u < uc) {
             float f[V];
-            ak_quant_widen<D, 4>(raw[u], f);
+            ak_widen_words<D, 4>(raw[u], f);
             ak_quant_st<F, V>(q + V * j0 + u * step, f, inv);
         }
     }
@@ -623,42 +603,82 @@ AK_INLINE void ak_fp8_dec4(ak_u32 w, float* f) {
     for (int k = 0; k < 4; k++) f[k] = ak_fp8_dec<F>((w >> (8 * k)) & 0xFFu);
 }
 
-/* y = s q in the group's scale. 16-bit y in rows whose width is a multiple of 16, with q and y 16-byte aligned: 16
- * codes a thread and step (one 16-byte load; the group's scale looked up once, its row by a 32-bit division when
- * the tensor has under 2^31 elements; two 16-byte stores); else element by element. f32 y too: 16 codes a thread
- * write 64 bytes in four stores, each covering every other 16 bytes of what a warp touches; on the H100 that was
- * 9% slower than one element a thread per tensor (8% faster per row). */
-template <int F, class D>
-AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) {
-    const ak_i64 n = rows * cols, nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS;
-    const float s0 = scale[0];
-    ak_i64 done = 0;
-    if (D::SIZE == 2 && cols % 16 == 0 && ak_aligned16(q) && ak_aligned16(y)) {
-        const bool narrow = n <= 0x7FFFFFFF;
-        for (ak_i64 g = ak_gtid(); g < n / 16; g += ak_gstride()) {
-            const ak_i64 i0 = 16 * g;
-            float s = s0, f[16];
-            if (mode != AK_QUANT_TENSOR) {
-                const ak_i64 r = narrow ? (ak_i64)((ak_u32)i0 / (ak_u32)cols) : i0 / cols;
-                s = mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i0 - r * cols) / AK_QUANT_BLOCK_COLS];
-            }
-            const uint4 w = *(const uint4*)(q + i0);
+/* n / d for every n < 2^31 by a multiply and a shift: (n m) >> 32 >> s, with m and s from the host (amdkit.h
+ * _ak_div31: l = ceil(log2 d), m = ceil(2^(31 + l) / d) < 2^32 and s = l - 1; then m d - 2^(31 + l) < d <= 2^l, so
+ * floor(n m / 2^(31 + l)) = floor(n / d) (Granlund and Montgomery); s = -1: d = 1). */
+struct ak_div31 {
+    ak_u32 m;
+    int s;
+};
+AK_INLINE ak_u32 ak_div31_div(ak_div31 v, ak_u32 n) { return v.s < 0 ? n : __umulhi(n, v.m) >> v.s; }
+
+/* E codes of q at each of i0, i1 (ak_quant_map's pair) times scale_at(i), stored as E elements of y: 16 codes in
+ * one 16-byte load and two 16-byte stores (16-bit y), 8 in an 8-byte load and a 16-byte store (16-bit), 4 in a
+ * 4-byte load and one 16-byte (f32) or 8-byte (16-bit) store; q aligned to E bytes, y to the store */
+template <int F, class D, int E, class S>
+AK_INLINE void ak_dequant_pair(const ak_u8* q, typename D::T* y, ak_i64 i0, ak_i64 i1, S scale_at) {
+    const ak_i64 ii[2] = { i0, i1 };
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const ak_i64 i = ii[h];
+        float f[E];
+        if constexpr (E == 16) {
+            const uint4 w = *(const uint4*)(q + i);
             ak_fp8_dec4<F>(w.x, f);
             ak_fp8_dec4<F>(w.y, f + 4);
             ak_fp8_dec4<F>(w.z, f + 8);
             ak_fp8_dec4<F>(w.w, f + 12);
-#pragma unroll
-            for (int k = 0; k < 16; k++) f[k] = s * f[k];
-#pragma unroll
-            for (int k = 0; k < 16; k += AK_V16(D)) ak_st16<D>(y + i0 + k, f + k);
+        } else if constexpr (E == 8) {
+            const uint2 w = *(const uint2*)(q + i);
+            ak_fp8_dec4<F>(w.x, f);
+            ak_fp8_dec4<F>(w.y, f + 4);
+        } else {
+            ak_fp8_dec4<F>(*(const ak_u32*)(q + i), f);
         }
-        done = n;
+        const float s = scale_at(i);
+#pragma unroll
+        for (int k = 0; k < E; k++) f[k] = s * f[k];
+        if constexpr (E == 16) {
+            ak_st16<D>(y + i, f);
+            ak_st16<D>(y + i + 8, f + 8);
+        } else if constexpr (E == AK_V16(D)) ak_st16<D>(y + i, f);
+        else D::st4(y + i, f);
     }
-    for (ak_i64 i = done + ak_gtid(); i < n; i += ak_gstride()) {
-        const ak_i64 r = i / cols;
-        const float s = mode == AK_QUANT_TENSOR ? s0 : mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i - r * cols) / AK_QUANT_BLOCK_COLS];
-        y[i] = D::from(s * ak_fp8_dec<F>(q[i]));
-    }
+}
+
+/* y = s q in the group's scale, in units of E codes, a pair of them a thread and tile (ak_quant_map), so a warp's
+ * loads and stores each cover one contiguous run: 16-bit y with widths a multiple of 16, E = 16; else E = 16 bytes
+ * of y (4 f32 / 8 f16 or bf16) where the width is a multiple of E; else for 16-bit y, E = 4 where the width is a
+ * multiple of 4; q aligned to E bytes and y to the store; else element by element. The host's grid gives a block
+ * one tile of the largest unit (16 codes, 4 for f32), so the smaller units take two or four turns. The group's
+ * scale is looked up once a unit, its row by a multiply (ak_div31: cm, cs) when the tensor has under 2^31
+ * elements. Measured on the H100 (bench/NOTES.md): 8 codes a unit was 2-3% slower per row at 8192 wide than 16;
+ * the row by a 32-bit division, 8% slower for f32 rows than by the multiply. */
+template <int F, class D>
+AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale,
+                                ak_u32 cm, int cs) {
+    enum { V = AK_V16(D) };
+    const ak_i64 n = rows * cols, nb = (cols + AK_QUANT_BLOCK_COLS - 1) / AK_QUANT_BLOCK_COLS;
+    const bool narrow = n <= 0x7FFFFFFF;
+    ak_div31 dc;
+    dc.m = cm;
+    dc.s = cs;
+    const float s0 = scale[0];
+    auto scale_at = [&](ak_i64 i) -> float {
+        if (mode == AK_QUANT_TENSOR) return s0;
+        const ak_i64 r = narrow ? (ak_i64)ak_div31_div(dc, (ak_u32)i) : i / cols;
+        return mode == AK_QUANT_ROW ? scale[r] : scale[r * nb + (i - r * cols) / AK_QUANT_BLOCK_COLS];
+    };
+    auto one = [&](ak_i64 i) { y[i] = D::from(scale_at(i) * ak_fp8_dec<F>(q[i])); };
+    const ak_u64 qa = (ak_u64)q, ya = (ak_u64)y;
+    if (D::SIZE == 2 && cols % 16 == 0 && (qa & 15u) == 0 && (ya & 15u) == 0)
+        ak_quant_map<D, 16>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, 16>(q, y, i0, i1, scale_at); }, one);
+    else if (cols % V == 0 && (qa & (ak_u64)(V - 1)) == 0 && (ya & 15u) == 0)
+        ak_quant_map<D, V>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, V>(q, y, i0, i1, scale_at); }, one);
+    else if (D::SIZE == 2 && cols % 4 == 0 && (qa & 3u) == 0 && (ya & 7u) == 0)
+        ak_quant_map<D, 4>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, 4>(q, y, i0, i1, scale_at); }, one);
+    else
+        for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) one(i);
 }
 
 /* K / V rows of an attention cache (ak_attention with fp8 K / V on the paths without an fp8 kernel):
@@ -702,8 +722,8 @@ AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, a
         ak_quant_tensor_impl<D, F>(x, q, n, scale, amax, ws);                                                            \
     }
 #define AK_DEQUANT(DN, D, FN, F)                                                                                          \
-    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale) { \
-        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale);                                                            \
+    AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale, unsigned cm, int cs) { \
+        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale, cm, cs);                                                            \
     }
 #define AK_DEQUANT_KV(DN, D, FN, F)                                                                                       \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_kv_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 nb, ak_i64 heads, ak_i64 rows, ak_i64 cols, ak_i64 s0, ak_i64 s1, ak_i64 s2, const float* scale) { \

@@ -100,6 +100,41 @@ AK_INLINE void ak_softmax_rows(const typename D::T* AK_RESTRICT x, typename D::T
 #define AK_SM_SLAB_MINB 1
 #endif
 
+/* A contiguous run of n elements of global memory (g: any element-aligned
+ * address) copied into / out of a shared buffer sb of at least n * sizeof(T)
+ * + 16 bytes, with 16-byte accesses wherever the run allows them: element i
+ * of the run sits at s[i], where s = ak_slab_at<D>(sb, g) has the same
+ * address modulo 16 as g, so the scalar head (up to g's first 16-byte
+ * boundary) and tail are the only element-wise accesses. Rows whose width is
+ * not a multiple of 8 are read and written this way as one run of several
+ * rows (ak_softmax_slab). Every thread of the block calls them; the caller
+ * puts __syncthreads() between the copy and the use. */
+template <class D>
+AK_INLINE typename D::T* ak_slab_at(ak_u16x8* sb, const typename D::T* g) {
+    return (typename D::T*)sb + (int)(((ak_u64)g & 15u) / sizeof(typename D::T));
+}
+template <class D, bool IN>   /* IN: g -> s, else s -> g */
+AK_INLINE void ak_slab_copy(typename D::T* s, typename D::T* g, int n) {
+    typedef typename D::T T;
+    const int V = 16 / (int)sizeof(T), t = (int)threadIdx.x, B = (int)blockDim.x;
+    const T* src = IN ? g : s;
+    T* dst = IN ? s : g;
+    int head = (int)(((16u - ((unsigned)(ak_u64)g & 15u)) & 15u) / sizeof(T));
+    if (head > n) head = n;
+    const int nv = (n - head) / V;
+    const ak_u16x8* sv = (const ak_u16x8*)(src + head);
+    ak_u16x8* dv = (ak_u16x8*)(dst + head);
+    if (t < head) dst[t] = src[t];
+    int k = t;
+    for (; k + B < nv; k += 2 * B) {   /* two 16-byte loads in flight before the stores */
+        const ak_u16x8 a0 = sv[k], a1 = sv[k + B];
+        dv[k] = a0;
+        dv[k + B] = a1;
+    }
+    if (k < nv) dv[k] = sv[k];
+    for (int e = head + nv * V + t; e < n; e += B) dst[e] = src[e];
+}
+
 // Path 5: R rows a block through shared memory (see the top of the file);
 // dynamic shared memory of R * cols * sizeof(T) + 16 bytes. A row of up to
 // 8 G elements is held in registers (8 per lane: one read of shared memory,

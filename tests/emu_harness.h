@@ -138,6 +138,7 @@ static inline unsigned atomicMax(unsigned* p, unsigned v) {
 #define __builtin_amdgcn_s_sleep(n) akemu_yield()
 #define __builtin_amdgcn_sched_barrier(n) ((void)0) /* a scheduling fence of the compiler: nothing to run */
 static inline float __fdividef(float a, float b) { return a / b; }
+static inline unsigned __umulhi(unsigned a, unsigned b) { return (unsigned)(((unsigned long long)a * b) >> 32); }
 #define __expf(x) std::exp((float)(x)) /* glibc declares __expf but libm does not export it */
 /* value of lane src_lane of this thread's wave (every lane of the wave calls it) */
 template <class T> static T akemu_exchange(T v, int src_lane) {

@@ -550,6 +550,13 @@ static void emu_gemm_tile(int small, int quick) {
      * a wave and waves summed in shared memory), 16-byte rows and a column tail, then scalar loads */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 3, 37, 45, 1, 0, 15, 2, -1, 0);
     if (!quick) gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 20, 300, 0, 0, 2 | 4, 1, 1, 1);
+    /* the matrix-vector kernel (ak_gemm_gemv: a wave a row of A, its evict-first 16-byte loads two steps deep, then
+     * one step, then the element tail), A x for every type; x W^T in f32 */
+    {
+        static const ak_dtype gv[3] = { AK_F32, AK_F16, AK_BF16 };
+        for (int d = 0; d < 3; d++) gg_case(ctx, "gemv", gv[d], gv[d], 37, 1, 1500, 0, 0, 0, 1, 0, 0);
+        gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 29, 1100, 0, 1, 2, 1, 0, 0);
+    }
     if (!quick) {
         /* beta = 0 with NaN in C (must not be read) */
         gg_case(ctx, "", AK_F16, AK_F16, 33, 33, 33, 1, 1, 16, 1, 0, 0);

@@ -78,11 +78,39 @@ static void emu_quant_cases(void) {
     ak_context_destroy(cpu);
 }
 
+/* The row division of ak_dequantize's kernel (ak_div31: a multiply and a shift for n < 2^31, the constants from
+ * the host's _ak_div31) against the
+ * integer division: every d up to 4096, and random d up to 2^31 - 1, at 0, multiples of d and their neighbours,
+ * 2^31 - 1 and random n. */
+static void emu_div31(void) {
+    unsigned long long rng = akemu_seed ^ 0xD1D1ull, bad = 0, n_checked = 0;
+    auto rnd = [&]() { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return rng; };
+    for (int i = 0; i < 4096 + 4096; i++) {
+        const unsigned d = i < 4096 ? (unsigned)i + 1u : (unsigned)(rnd() % 0x7FFFFFFFull) + 1u;
+        emu::ak_div31 v;
+        int32_t s;
+        _ak_div31(d, &v.m, &s);
+        v.s = s;
+        for (int j = 0; j < 64; j++) {
+            unsigned long long n;
+            if (j == 0) n = 0;
+            else if (j == 1) n = 0x7FFFFFFFull;
+            else if (j < 40) n = (unsigned long long)d * (rnd() % (0x80000000ull / d + 1)) + (unsigned long long)(j % 3) - 1;
+            else n = rnd() % 0x80000000ull;
+            if (n > 0x7FFFFFFFull) continue;
+            n_checked++;
+            bad += emu::ak_div31_div(v, (unsigned)n) != (unsigned)(n / d);
+        }
+    }
+    AKT_CHECKF(bad == 0 && n_checked > 400000, "ak_div31: %llu wrong of %llu", bad, n_checked);
+}
+
 int main(void) {
     akemu_begin("emu_quant", "");
     g_gpu = akemu_context();
     q_rng = akemu_seed ^ 0x6A7ull;
     if (!g_gpu) { printf("0 passed, 1 failed\n"); return 1; }
+    AKT_RUN(emu_div31);
     AKT_RUN(emu_quant_cases);
     printf("%ld emulated launches\n%d passed, %d failed\n", akemu_launches, akemu_passed, akemu_failed);
     return akemu_failed != 0;
