@@ -1572,6 +1572,8 @@ typedef struct ak_gemm_plan {
     int k_splits;         /* SIMT, gemv, AMD matrix-core and Hopper TMA paths: k slices run as separate problems
                              whose fp32 partials a second pass adds in order (deterministic) before the epilogue;
                              1: none */
+    int transposed;       /* 1: runs as the transposed product C^T = B^T A^T (n <= 16 < m: the decode, skinny and
+                             matrix-vector kernels stream the long side); kernel, tile and splits are that product's */
 } ak_gemm_plan;
 /* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
  * can plan for "gfx90a"). Same argument checks as ak_gemm.
@@ -17734,7 +17736,9 @@ static const char _ak_src_gemm[] =
     " * wrapper, tile table (with reasons), CPU reference: ak_gemm in amdkit.h.\n"
     " * flags: bit 0 A transposed, 1 B transposed, 2 D/C/bias/R f32 (else the\n"
     " * input dtype), 3 read C, 4 bias, 5 residual, 6 / 7 A / B 16-byte vectors\n"
-    " * allowed, bits 8.. the AK_UNARY_* activation. Batch b: A + b sA, ... */\n"
+    " * allowed, bits 8..19 the AK_UNARY_* activation, 20-22 int8 scales / raw\n"
+    " * sums, 23 D / C / R addressed transposed (a product run as C^T = B^T A^T:\n"
+    " * ak_gemm_out). Batch b: A + b sA, ... */\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_GF_*)\n"
     "#define AK_GF_TA 1\n"
@@ -17749,6 +17753,7 @@ static const char _ak_src_gemm[] =
     "#define AK_GF_SA_ROW (1 << 20) /* int8: scale_a per row (else one value, or none: NULL) */\n"
     "#define AK_GF_SB_COL (1 << 21) /* int8: scale_b per column */\n"
     "#define AK_GF_I32 (1 << 22)    /* int8: D is the raw int32 sum */\n"
+    "#define AK_GF_CT (1 << 23)     /* D / C / R stored transposed, the bias per m (a product run as C^T = B^T A^T) */\n"
     "// <<host\n"
     "\n"
     "/* Load a ROWS x BK tile of op(X) (rows = m for A, n for B) starting at\n"
@@ -17835,21 +17840,23 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "};\n"
     "\n"
-    "/* The epilogue of one output element (m, n) with accumulator value acc. */\n"
+    "/* The epilogue of one output element (m, n) with accumulator value acc:\n"
+    " * element (m, n) of D / C / R at m ld + n, or at n ld + m with AK_GF_CT (then\n"
+    " * the bias is per m). */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,\n"
     "                           const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
-    "    const bool o32 = (flags & AK_GF_OUT32) != 0;\n"
+    "    typedef typename DT::T T;\n"
+    "    const bool o32 = (flags & AK_GF_OUT32) != 0, ct = (flags & AK_GF_CT) != 0;\n"
+    "    const ak_i64 r = ct ? n : m, c = ct ? m : n;\n"
     "    float v = alpha * acc;\n"
-    "    if (flags & AK_GF_C)\n"
-    "        v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const typename DT::T*)C)[(ak_i64)m * ldc + n]));\n"
-    "    if (flags & AK_GF_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const typename DT::T*)bias)[n]);\n"
-    "    const int act = flags >> AK_GF_ACT_SHIFT;\n"
+    "    if (flags & AK_GF_C) v += beta * (o32 ? ((const float*)C)[r * ldc + c] : DT::to(((const T*)C)[r * ldc + c]));\n"
+    "    if (flags & AK_GF_BIAS) v += o32 ? ((const float*)bias)[c] : DT::to(((const T*)bias)[c]);\n"
+    "    const int act = (flags >> AK_GF_ACT_SHIFT) & 0xFFF;\n"
     "    if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);\n"
-    "    if (flags & AK_GF_RES)\n"
-    "        v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const typename DT::T*)R)[(ak_i64)m * ldr + n]);\n"
-    "    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;\n"
-    "    else ((typename DT::T*)D)[(ak_i64)m * ldd + n] = DT::from(v);\n"
+    "    if (flags & AK_GF_RES) v += o32 ? ((const float*)R)[r * ldr + c] : DT::to(((const T*)R)[r * ldr + c]);\n"
+    "    if (o32) ((float*)D)[r * ldd + c] = v;\n"
+    "    else ((T*)D)[r * ldd + c] = DT::from(v);\n"
     "}\n"
     "\n"
     "#define AK_GEMM_PARAMS_T(DT)                                                                                      \\\n"
@@ -18407,15 +18414,16 @@ static const char _ak_src_gemm[] =
     "    }\n"
     "\n"
     "/* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------\n"
-    " * A read of B: each warp streams 2 columns' rows of B with 16-byte loads (4\n"
-    " * in flight a lane per 512-wide k chunk) against the A chunk staged as fp32\n"
-    " * in shared memory, then a butterfly sum and the epilogue. 8 warps = 16\n"
-    " * columns a block. B 16-byte aligned, ldb and batch stride multiples of 8\n"
-    " * (host checks); K tail element-wise. */\n"
+    " * A read of B: each wave streams CW columns' rows of B with 16-byte loads\n"
+    " * (512 / (8 AK_WAVE) in flight a lane per 512-wide k chunk) against the A\n"
+    " * chunk staged as fp32 in shared memory, then a butterfly sum and the\n"
+    " * epilogue. 256 threads = 16 columns a block whatever the wave size (8 waves\n"
+    " * of 32 x 2 columns, 4 of 64 x 4). B 16-byte aligned, ldb and batch stride\n"
+    " * multiples of 8 (host checks); K tail element-wise. */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
-    "    enum { MM = 16, CW = 2, NW = 8, KC = 512 };\n"
+    "    enum { MM = 16, NW = 256 / AK_WAVE, CW = 16 / NW, KC = 512 };\n"
     "    __shared__ __attribute__((aligned(16))) float As[MM * KC];\n"
     "    const int lane = ak_lane(), w = ak_wave_id();\n"
     "    const int n_base = (int)blockIdx.x * (NW * CW) + w * CW;\n"
@@ -19173,7 +19181,9 @@ static const char _ak_src_gemm_decode[] =
     " *\n"
     " * flags (as kernels/gemm.hip): bit 0 A transposed, 1 B transposed, 2 D / C /\n"
     " * bias / R are f32, 3 read C, 4 bias, 5 residual, 7 B 16-byte vectors\n"
-    " * allowed, bits 8.. the activation's AK_UNARY_* code. */\n"
+    " * allowed, bits 8..19 the activation's AK_UNARY_* code, bit 23 D / C / R\n"
+    " * stored transposed and the bias indexed by row: the host runs a product\n"
+    " * with n <= 16 as C^T = B^T A^T, whose short side is m here. */\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_GD_*; the same values as kernels/gemm.hip's)\n"
     "#define AK_GD_TA 1\n"
@@ -19184,21 +19194,26 @@ static const char _ak_src_gemm_decode[] =
     "#define AK_GD_RES 32\n"
     "#define AK_GD_VB 128\n"
     "#define AK_GD_ACT_SHIFT 8\n"
+    "#define AK_GD_CT (1 << 23)\n"
     "// <<host\n"
     "\n"
-    "/* One output element's epilogue (value before alpha in acc). */\n"
+    "/* One output element's epilogue (value before alpha in acc): element (m, n)\n"
+    " * of D / C / R at m ld + n, or at n ld + m with AK_GD_CT (then the bias is\n"
+    " * per m). */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gd_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,\n"
     "                         ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
     "    typedef typename DT::T T;\n"
-    "    const bool o32 = (flags & AK_GD_OUT32) != 0;\n"
+    "    const bool o32 = (flags & AK_GD_OUT32) != 0, ct = (flags & AK_GD_CT) != 0;\n"
+    "    const ak_i64 r = ct ? n : m, c = ct ? m : n;\n"
+    "    const int act = (flags >> AK_GD_ACT_SHIFT) & 0xFFF;\n"
     "    float v = alpha * acc;\n"
-    "    if (flags & AK_GD_C) v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const T*)C)[(ak_i64)m * ldc + n]));\n"
-    "    if (flags & AK_GD_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);\n"
-    "    if (flags >> AK_GD_ACT_SHIFT) v = ak_uop_apply(flags >> AK_GD_ACT_SHIFT, v, ap);\n"
-    "    if (flags & AK_GD_RES) v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const T*)R)[(ak_i64)m * ldr + n]);\n"
-    "    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;\n"
-    "    else ((T*)D)[(ak_i64)m * ldd + n] = DT::from(v);\n"
+    "    if (flags & AK_GD_C) v += beta * (o32 ? ((const float*)C)[r * ldc + c] : DT::to(((const T*)C)[r * ldc + c]));\n"
+    "    if (flags & AK_GD_BIAS) v += o32 ? ((const float*)bias)[c] : DT::to(((const T*)bias)[c]);\n"
+    "    if (act) v = ak_uop_apply(act, v, ap);\n"
+    "    if (flags & AK_GD_RES) v += o32 ? ((const float*)R)[r * ldr + c] : DT::to(((const T*)R)[r * ldr + c]);\n"
+    "    if (o32) ((float*)D)[r * ldd + c] = v;\n"
+    "    else ((T*)D)[r * ldd + c] = DT::from(v);\n"
     "}\n"
     "\n"
     "template <class DT> struct ak_gemm_decode_is_f16 { enum { V = 0 }; };\n"
@@ -19599,8 +19614,11 @@ static const char _ak_src_gemm_decode[] =
     "            void* Db = (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);\n"
     "            const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);\n"
     "            const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);\n"
-    "            if (colv) ak_gd_out<DT>((int)row, 0, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "            else ak_gd_out<DT>(0, (int)row, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "            /* never a transposed product (the host turns none onto this kernel): AK_GD_CT masked, so the\n"
+    "             * epilogue's addressing folds to the plain form (the transposed one costs this loop 16-36 registers) */\n"
+    "            const int fl = flags & ~AK_GD_CT;\n"
+    "            if (colv) ak_gd_out<DT>((int)row, 0, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, fl, ap);\n"
+    "            else ak_gd_out<DT>(0, (int)row, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, fl, ap);\n"
     "        }\n"
     "    }\n"
     "}\n"
@@ -24705,6 +24723,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GF_SA_ROW (1 << 20) /* int8: scale_a per row (else one value, or none: NULL) */
 #define _AK_GF_SB_COL (1 << 21) /* int8: scale_b per column */
 #define _AK_GF_I32 (1 << 22)    /* int8: D is the raw int32 sum */
+#define _AK_GF_CT (1 << 23)     /* D / C / R stored transposed, the bias per m (a product run as C^T = B^T A^T) */
 /* host constants of kernels/gemm_cdna.hip (its `// >>host` block) */
 #define _AK_GC_OUT32 4
 #define _AK_GC_C 8
@@ -24720,6 +24739,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GD_RES 32
 #define _AK_GD_VB 128
 #define _AK_GD_ACT_SHIFT 8
+#define _AK_GD_CT (1 << 23)
 /* host constants of kernels/gemm_ffma.hip (its `// >>host` block) */
 #define _AK_GFF_C 8
 #define _AK_GFF_BIAS 16
@@ -24976,7 +24996,7 @@ static inline void _ak_kargs_binary(_ak_kargs* kargs_, const void* x, const void
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_binary);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, z); ak_args_i64(a_, n); ak_args_i32(a_, op);
 }
-/* kernels/gemm.hip:675 NAME (macro AK_GEMM_WGMMA) */
+/* kernels/gemm.hip:680 NAME (macro AK_GEMM_WGMMA) */
 static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K, int64_t lda,
                                         int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta,
                                         int32_t flags, float ap) {
@@ -24985,14 +25005,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:775 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:781 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:1043 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1049 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -25001,7 +25021,7 @@ static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const voi
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
     ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:248 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:255 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -25010,7 +25030,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:279 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:286 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25259,17 +25279,17 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_conv_dw _AK_KIF_conv_igemm
 #define _ak_kargs_scale _ak_kargs_axpy   /* kernels/elementwise.hip:58 ak_scale_f32: the same list */
 #define _AK_KIF_scale _AK_KIF_axpy
-#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:754 NAME (macro AK_GEMM_SKINNY): the same list */
+#define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:760 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1058 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1064 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1062 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1068 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:462 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:472 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:466 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:476 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -28781,7 +28801,7 @@ typedef char _ak_gemm_ffma_flags_agree[(_AK_GFF_C == _AK_GF_C && _AK_GFF_BIAS ==
 /* the matrix-vector kernels (kernels/gemm_decode.hip ak_gemm_gemv*) take the flags of kernels/gemm.hip too */
 typedef char _ak_gemm_gemv_flags_agree[(_AK_GD_TA == _AK_GF_TA && _AK_GD_TB == _AK_GF_TB && _AK_GD_OUT32 == _AK_GF_OUT32 &&
                                         _AK_GD_C == _AK_GF_C && _AK_GD_BIAS == _AK_GF_BIAS && _AK_GD_RES == _AK_GF_RES &&
-                                        _AK_GD_VB == _AK_GF_VB && _AK_GD_ACT_SHIFT == _AK_GF_ACT_SHIFT) ? 1 : -1];
+                                        _AK_GD_VB == _AK_GF_VB && _AK_GD_ACT_SHIFT == _AK_GF_ACT_SHIFT && _AK_GD_CT == _AK_GF_CT) ? 1 : -1];
 
 /* Split-K of plan p (the SIMT tiles, the gemv kernel, the AMD matrix-core
  * tiles): a single problem with fewer output tiles than the units hold
@@ -28818,7 +28838,7 @@ static int _ak_gemm_k_splits(const ak_gemm_desc* g, const ak_gemm_plan* p, int c
     return (int)n;
 }
 
-static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
+static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
     ak_result r = _ak_gemm_plan_tma(ctx, g, s, p, 1);
     p->k_splits = 1;
     if (r == AK_OK && p->path) {
@@ -28857,6 +28877,57 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
             p->reason = "Hopper TMA kernel with split-K: the 128x128 output tiles fill at most half the SMs and k is long, so k is "
                         "cut into slices (slices x tiles fill the SMs once), each a batch entry of one launch writing fp32 partials "
                         "to a pool workspace; a second pass adds them in a fixed order and runs the epilogue";
+        }
+    }
+    return r;
+}
+
+/* The transposed product of a descriptor, C^T = B^T A^T: n x m, A' = B^T (trans_a' = !trans_b), B' = A^T
+ * (trans_b' = !trans_a), leading dimensions and batch strides of A and B swapped. C, D, the residual and the bias
+ * stay where they are; the kernels address them transposed (flag bit _AK_GF_CT = _AK_GD_CT). */
+static void _ak_gemm_turn(const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_desc* t, _ak_gemm_shape* ts) {
+    *t = *g;
+    *ts = *s;
+    t->m = g->n; t->n = g->m;
+    t->a = g->b; t->b = g->a;
+    t->trans_a = !g->trans_b; t->trans_b = !g->trans_a;
+    t->lda = s->ldb; t->ldb = s->lda;
+    t->stride_a = g->stride_b; t->stride_b = g->stride_a;
+    ts->m = s->n; ts->n = s->m;
+    ts->lda = s->ldb; ts->ldb = s->lda;
+}
+
+/* The plan: _ak_gemm_plan_one's, or, for a 16-bit or f32 product with n <= 16 < m and k >= 512 that it gives a
+ * tile kernel (whose 64- to 256-wide column tiles are mostly idle), the plan of the transposed product when that
+ * is a stream of the long operand (the decode, skinny or gemvn kernel), marked transposed. Below a k of 512 (the
+ * skinny kernel's k chunk) the streams are short and their set-up dominates: H100, 100000 x 3 x 64 bf16 ran
+ * 3.3x slower on the skinny kernel than on the tile, 65536 x 16 x 256 6% slower on the decode kernel. */
+static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
+    ak_result r = _ak_gemm_plan_one(ctx, g, s, p);
+    if (r == AK_OK && s->n <= 16 && s->m > 16 && s->k >= 512 && (g->dtype == AK_F32 || g->dtype == AK_F16 || g->dtype == AK_BF16) && p->path &&
+        strcmp(p->path, "cpu") && strcmp(p->path, "decode") && strcmp(p->path, "skinny") && strcmp(p->path, "gemv")
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+        && _ak_gemm_force < 0
+#endif
+    ) {
+        ak_gemm_desc t;
+        _ak_gemm_shape ts;
+        ak_gemm_plan pt;
+        _ak_gemm_turn(g, s, &t, &ts);
+        memset(&pt, 0, sizeof pt);
+        if (_ak_gemm_plan_one(ctx, &t, &ts, &pt) == AK_OK && pt.path &&
+            (!strcmp(pt.path, "decode") || !strcmp(pt.path, "skinny") || !strncmp(pt.kernel, "ak_gemm_gemvn_", 14))) {
+            *p = pt;
+            p->transposed = 1;
+            p->reason = !strcmp(pt.path, "decode")
+                            ? "n <= 16: the transposed product C^T = B^T A^T on the decode kernel (a stream of A through the "
+                              "matrix units, split-K to fill the SMs; D, C and the residual written and read transposed, the bias "
+                              "per row)"
+                        : !strcmp(pt.path, "skinny")
+                            ? "n <= 16: the transposed product C^T = B^T A^T on the skinny kernel (a stream of A's k-contiguous "
+                              "rows, exact fp32 math; D, C and the residual written and read transposed, the bias per row)"
+                            : "n <= 16: the transposed product C^T = B^T A^T on the gemvn kernel (a stream of A stored k x m, "
+                              "exact fp32 math; D, C and the residual written and read transposed, the bias per row)";
         }
     }
     return r;
@@ -29135,7 +29206,7 @@ static ak_result _ak_gemm_copied(ak_context* ctx, const ak_gemm_desc* g, const _
  * workspace that the finish kernel sums in order (deterministic) and runs
  * the epilogue on. */
 static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
-                                        ak_stream* stream) {
+                                        int ct, ak_stream* stream) {
     const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 132;
     const size_t nbx = (s->n + 63) / 64, chunks = (s->k + 63) / 64, per = nbx * s->batch;
     size_t splits = (size_t)4 * (size_t)cus / per, kper;
@@ -29160,7 +29231,7 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
         if ((r = ak_malloc(ctx, splits * s->batch * s->m * s->n * sizeof(float), stream, &ws)) != AK_OK) return r;
     }
     flags = (g->out_dtype == AK_F32 ? _AK_GD_OUT32 : 0) | (g->beta != 0.0f ? _AK_GD_C : 0) | (g->bias ? _AK_GD_BIAS : 0) |
-            (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT);
+            (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT) | ct;
     _ak_kargs_gemm_decode(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, ws, (int32_t)s->m,
                           (int32_t)s->n, (int32_t)s->k, ta ? (int64_t)s->lda : (g->trans_a ? (int64_t)s->k : (int64_t)s->lda),
                           (int64_t)s->ldb, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_a,
@@ -29290,19 +29361,25 @@ static ak_result _ak_gemm_fp8_launch(ak_context* ctx, const ak_gemm_desc* g, con
 
 AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* stream) {
     _ak_gemm_shape s;
-    ak_gemm_desc gd;
+    ak_gemm_desc gd, gt;
     ak_gemm_plan p;
     ak_result r;
     ak_kernel* k = NULL;
     _ak_kargs a;
     ak_dim3 grid, block;
-    int flags;
+    int flags, ct = 0;
     g = _ak_gemm_resolve(g, &gd);
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx) && (_ak_gemm_is_fp8(g->dtype) || g->dtype == AK_I8)) return _ak_gemm_ref(g, &s, 0); /* whatever arch the plans are for */
     if ((r = _ak_gemm_plan(ctx, g, &s, &p)) != AK_OK) return r;
     if (_ak_op_is_cpu(ctx)) return _ak_gemm_ref(g, &s, p.fast32);
+    if (p.transposed) { /* C^T = B^T A^T: the kernels write D (and read C, R) transposed */
+        _ak_gemm_shape st = s;
+        _ak_gemm_turn(g, &st, &gt, &s);
+        g = &gt;
+        ct = _AK_GF_CT;
+    }
     if (p.fast32 && (!strncmp(p.kernel, "ak_gemm_wgmma_", 14) || !strncmp(p.kernel, "ak_gemm_sm90_", 13)) && _ak_gemm_x32_relayout(g, &s))
         return _ak_gemm_copied(ctx, g, &s, _ak_gemm_x32_relayout(g, &s), 1, stream);
     if (g->dtype == AK_I8 && !strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
@@ -29315,7 +29392,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     }
     if (g->dtype == AK_I8) return _ak_gemm_i8_launch(ctx, g, &s, &p, stream);
     if (!strncmp(p.kernel, "ak_gemm_fp8_", 12)) return _ak_gemm_fp8_launch(ctx, g, &s, &p, stream);
-    if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, stream);
+    if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, ct, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s))
         return _ak_gemm_copied(ctx, g, &s, _ak_gemm_sm90_pad(ctx, g, &s), 0, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
@@ -29337,7 +29414,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     flags = (g->trans_a ? _AK_GF_TA : 0) | (g->trans_b ? _AK_GF_TB : 0) | (g->out_dtype == AK_F32 ? _AK_GF_OUT32 : 0) |
             (g->beta != 0.0f ? _AK_GF_C : 0) | (g->bias ? _AK_GF_BIAS : 0) | (g->residual ? _AK_GF_RES : 0) |
             (_ak_gemm_vec(g->a, s.lda, g->stride_a, s.esz) ? _AK_GF_VA : 0) |
-            (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? _AK_GF_VB : 0) | (g->activation << _AK_GF_ACT_SHIFT);
+            (_ak_gemm_vec(g->b, s.ldb, g->stride_b, s.esz) ? _AK_GF_VB : 0) | (g->activation << _AK_GF_ACT_SHIFT) | ct;
     /* every kernel of kernels/gemm.hip, kernels/gemm_cdna.hip and kernels/gemm_ffma.hip, and the matrix-vector kernels
      * of kernels/gemm_decode.hip, has this one parameter list (AK_GEMM_PARAMS_T) */
     _ak_kargs_gemm_mma(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s.m,

@@ -163,6 +163,19 @@ static void make_cases(int quick) {
     add("gemv", "bf16", 14336, 1, 4096, 1, 1, 0, "none");
     add("gemv", "f32", 1, 14336, 4096, 1, 0, 1, "none");
     add("gemv", "f32", 3000, 1, 5000, 1, 0, 0, "none");
+    /* n <= 16 < m: the transposed decode (a stream of A), every layout */
+    add("tall", "bf16", 11008, 8, 4096, 1, 0, 0, "none");
+    add("tall", "bf16", 11008, 8, 4096, 1, 0, 1, "none");
+    add("tall", "f16", 4096, 16, 14336, 1, 1, 0, "none");
+    add("tall", "bf16", 14336, 4, 4096, 1, 1, 1, "none");
+    add("tall", "f16", 3000, 5, 1000, 1, 0, 1, "none");
+    add("tall", "bf16", 65536, 16, 256, 1, 0, 1, "none");
+    add("tall", "bf16", 100000, 3, 64, 1, 0, 0, "none");
+    add("tall", "bf16", 4096, 1, 14336, 1, 1, 1, "none");
+    add("tall", "f32", 11008, 8, 4096, 1, 0, 0, "none");
+    add("tall", "f32", 8192, 16, 8192, 1, 1, 0, "none");
+    add("tall", "f32", 4096, 1, 14336, 1, 1, 0, "none");
+    add("tall", "f32", 20000, 2, 3000, 1, 0, 1, "none");
     /* few output tiles (or outputs) and a long k: split-K */
     add("splitk", "bf16", 256, 256, 65536, 1, 0, 0, "none");
     add("splitk", "f16", 256, 256, 524288, 1, 0, 0, "none");
@@ -431,11 +444,12 @@ int main(int argc, char** argv) {
             ak_bench_stats st;
             ak_bench_stats_of(t, trials, &st);
             tf = 2.0 * (double)c->m * (double)c->n * (double)c->k * (double)c->batch / (st.median * 1e-3) / 1e12;
-            /* decode (m <= 16) streams B, a matrix-vector product with n = 1 streams A */
-            if ((c->m <= 16 || c->n == 1) && copy_gbps > 0)
-                bw = (double)(c->n == 1 ? na : nb) * (double)c->batch * (double)es / (st.median * 1e-3) / 1e9;
+            /* decode (m <= 16) streams B; n <= 16 < m (a matrix-vector product, the transposed decode) streams A */
+            const int by_a = c->n <= 16 && c->n < c->m;
+            if ((c->m <= 16 || by_a) && copy_gbps > 0)
+                bw = (double)(by_a ? na : nb) * (double)c->batch * (double)es / (st.median * 1e-3) / 1e9;
             printf("%-44s %9.4f %8.1f %6s %s", c->name, st.median, tf, bad ? "FAIL" : "ok", p.kernel);
-            if (bw > 0) printf("  %s at %.0f GB/s = %.0f%% of copy", c->n == 1 ? "A" : "B", bw, 100 * bw / copy_gbps);
+            if (bw > 0) printf("  %s at %.0f GB/s = %.0f%% of copy", by_a ? "A" : "B", bw, 100 * bw / copy_gbps);
             printf("\n");
             fflush(stdout);
             fprintf(f, "%s  {\"name\": \"%s\", \"impl\": \"amdkit\", \"dtype\": \"%s\", \"m\": %zu, \"n\": %zu, \"k\": %zu, \"batch\": %zu, "

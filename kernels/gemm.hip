@@ -4,7 +4,9 @@
  * wrapper, tile table (with reasons), CPU reference: ak_gemm in amdkit.h.
  * flags: bit 0 A transposed, 1 B transposed, 2 D/C/bias/R f32 (else the
  * input dtype), 3 read C, 4 bias, 5 residual, 6 / 7 A / B 16-byte vectors
- * allowed, bits 8.. the AK_UNARY_* activation. Batch b: A + b sA, ... */
+ * allowed, bits 8..19 the AK_UNARY_* activation, 20-22 int8 scales / raw
+ * sums, 23 D / C / R addressed transposed (a product run as C^T = B^T A^T:
+ * ak_gemm_out). Batch b: A + b sA, ... */
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_GF_*)
 #define AK_GF_TA 1
@@ -19,6 +21,7 @@
 #define AK_GF_SA_ROW (1 << 20) /* int8: scale_a per row (else one value, or none: NULL) */
 #define AK_GF_SB_COL (1 << 21) /* int8: scale_b per column */
 #define AK_GF_I32 (1 << 22)    /* int8: D is the raw int32 sum */
+#define AK_GF_CT (1 << 23)     /* D / C / R stored transposed, the bias per m (a product run as C^T = B^T A^T) */
 // <<host
 
 /* Load a ROWS x BK tile of op(X) (rows = m for A, n for B) starting at
@@ -105,21 +108,23 @@ struct ak_gemm_tile {
     }
 };
 
-/* The epilogue of one output element (m, n) with accumulator value acc. */
+/* The epilogue of one output element (m, n) with accumulator value acc:
+ * element (m, n) of D / C / R at m ld + n, or at n ld + m with AK_GF_CT (then
+ * the bias is per m). */
 template <class DT>
 AK_INLINE void ak_gemm_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias,
                            const void* R, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
-    const bool o32 = (flags & AK_GF_OUT32) != 0;
+    typedef typename DT::T T;
+    const bool o32 = (flags & AK_GF_OUT32) != 0, ct = (flags & AK_GF_CT) != 0;
+    const ak_i64 r = ct ? n : m, c = ct ? m : n;
     float v = alpha * acc;
-    if (flags & AK_GF_C)
-        v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const typename DT::T*)C)[(ak_i64)m * ldc + n]));
-    if (flags & AK_GF_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const typename DT::T*)bias)[n]);
-    const int act = flags >> AK_GF_ACT_SHIFT;
+    if (flags & AK_GF_C) v += beta * (o32 ? ((const float*)C)[r * ldc + c] : DT::to(((const T*)C)[r * ldc + c]));
+    if (flags & AK_GF_BIAS) v += o32 ? ((const float*)bias)[c] : DT::to(((const T*)bias)[c]);
+    const int act = (flags >> AK_GF_ACT_SHIFT) & 0xFFF;
     if (act != AK_UNARY_NONE) v = ak_uop_apply(act, v, ap);
-    if (flags & AK_GF_RES)
-        v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const typename DT::T*)R)[(ak_i64)m * ldr + n]);
-    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;
-    else ((typename DT::T*)D)[(ak_i64)m * ldd + n] = DT::from(v);
+    if (flags & AK_GF_RES) v += o32 ? ((const float*)R)[r * ldr + c] : DT::to(((const T*)R)[r * ldr + c]);
+    if (o32) ((float*)D)[r * ldd + c] = v;
+    else ((T*)D)[r * ldd + c] = DT::from(v);
 }
 
 #define AK_GEMM_PARAMS_T(DT)                                                                                      \
@@ -677,15 +682,16 @@ AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {
     }
 
 /* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------
- * A read of B: each warp streams 2 columns' rows of B with 16-byte loads (4
- * in flight a lane per 512-wide k chunk) against the A chunk staged as fp32
- * in shared memory, then a butterfly sum and the epilogue. 8 warps = 16
- * columns a block. B 16-byte aligned, ldb and batch stride multiples of 8
- * (host checks); K tail element-wise. */
+ * A read of B: each wave streams CW columns' rows of B with 16-byte loads
+ * (512 / (8 AK_WAVE) in flight a lane per 512-wide k chunk) against the A
+ * chunk staged as fp32 in shared memory, then a butterfly sum and the
+ * epilogue. 256 threads = 16 columns a block whatever the wave size (8 waves
+ * of 32 x 2 columns, 4 of 64 x 4). B 16-byte aligned, ldb and batch stride
+ * multiples of 8 (host checks); K tail element-wise. */
 template <class DT>
 AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
     typedef typename DT::T T;
-    enum { MM = 16, CW = 2, NW = 8, KC = 512 };
+    enum { MM = 16, NW = 256 / AK_WAVE, CW = 16 / NW, KC = 512 };
     __shared__ __attribute__((aligned(16))) float As[MM * KC];
     const int lane = ak_lane(), w = ak_wave_id();
     const int n_base = (int)blockIdx.x * (NW * CW) + w * CW;

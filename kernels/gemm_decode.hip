@@ -27,7 +27,9 @@
  *
  * flags (as kernels/gemm.hip): bit 0 A transposed, 1 B transposed, 2 D / C /
  * bias / R are f32, 3 read C, 4 bias, 5 residual, 7 B 16-byte vectors
- * allowed, bits 8.. the activation's AK_UNARY_* code. */
+ * allowed, bits 8..19 the activation's AK_UNARY_* code, bit 23 D / C / R
+ * stored transposed and the bias indexed by row: the host runs a product
+ * with n <= 16 as C^T = B^T A^T, whose short side is m here. */
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_GD_*; the same values as kernels/gemm.hip's)
 #define AK_GD_TA 1
@@ -38,21 +40,26 @@
 #define AK_GD_RES 32
 #define AK_GD_VB 128
 #define AK_GD_ACT_SHIFT 8
+#define AK_GD_CT (1 << 23)
 // <<host
 
-/* One output element's epilogue (value before alpha in acc). */
+/* One output element's epilogue (value before alpha in acc): element (m, n)
+ * of D / C / R at m ld + n, or at n ld + m with AK_GD_CT (then the bias is
+ * per m). */
 template <class DT>
 AK_INLINE void ak_gd_out(int m, int n, float acc, void* D, ak_i64 ldd, const void* C, ak_i64 ldc, const void* bias, const void* R,
                          ak_i64 ldr, float alpha, float beta, int flags, float ap) {
     typedef typename DT::T T;
-    const bool o32 = (flags & AK_GD_OUT32) != 0;
+    const bool o32 = (flags & AK_GD_OUT32) != 0, ct = (flags & AK_GD_CT) != 0;
+    const ak_i64 r = ct ? n : m, c = ct ? m : n;
+    const int act = (flags >> AK_GD_ACT_SHIFT) & 0xFFF;
     float v = alpha * acc;
-    if (flags & AK_GD_C) v += beta * (o32 ? ((const float*)C)[(ak_i64)m * ldc + n] : DT::to(((const T*)C)[(ak_i64)m * ldc + n]));
-    if (flags & AK_GD_BIAS) v += o32 ? ((const float*)bias)[n] : DT::to(((const T*)bias)[n]);
-    if (flags >> AK_GD_ACT_SHIFT) v = ak_uop_apply(flags >> AK_GD_ACT_SHIFT, v, ap);
-    if (flags & AK_GD_RES) v += o32 ? ((const float*)R)[(ak_i64)m * ldr + n] : DT::to(((const T*)R)[(ak_i64)m * ldr + n]);
-    if (o32) ((float*)D)[(ak_i64)m * ldd + n] = v;
-    else ((T*)D)[(ak_i64)m * ldd + n] = DT::from(v);
+    if (flags & AK_GD_C) v += beta * (o32 ? ((const float*)C)[r * ldc + c] : DT::to(((const T*)C)[r * ldc + c]));
+    if (flags & AK_GD_BIAS) v += o32 ? ((const float*)bias)[c] : DT::to(((const T*)bias)[c]);
+    if (act) v = ak_uop_apply(act, v, ap);
+    if (flags & AK_GD_RES) v += o32 ? ((const float*)R)[r * ldr + c] : DT::to(((const T*)R)[r * ldr + c]);
+    if (o32) ((float*)D)[r * ldd + c] = v;
+    else ((T*)D)[r * ldd + c] = DT::from(v);
 }
 
 template <class DT> struct ak_gemm_decode_is_f16 { enum { V = 0 }; };
@@ -453,8 +460,11 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
             void* Db = (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);
             const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);
             const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);
-            if (colv) ak_gd_out<DT>((int)row, 0, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
-            else ak_gd_out<DT>(0, (int)row, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+            /* never a transposed product (the host turns none onto this kernel): AK_GD_CT masked, so the
+             * epilogue's addressing folds to the plain form (the transposed one costs this loop 16-36 registers) */
+            const int fl = flags & ~AK_GD_CT;
+            if (colv) ak_gd_out<DT>((int)row, 0, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, fl, ap);
+            else ak_gd_out<DT>(0, (int)row, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, fl, ap);
         }
     }
 }

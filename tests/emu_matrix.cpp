@@ -557,6 +557,12 @@ static void emu_gemm_tile(int small, int quick) {
         for (int d = 0; d < 3; d++) gg_case(ctx, "gemv", gv[d], gv[d], 37, 1, 1500, 0, 0, 0, 1, 0, 0);
         gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 29, 1100, 0, 1, 2, 1, 0, 0);
     }
+    /* n <= 16 < m: the transposed product (the skinny kernel for A stored m x k, gemvn for exact f32 with A
+     * stored k x m), D / C / R addressed transposed */
+    gg_turned_cases(ctx, 0, quick);
+    /* m <= 16 with B stored N x K: the same skinny kernel on its own, 16 columns a block at either wave size */
+    gg_case(ctx, "skinny", AK_F16, AK_F16, 7, 300, 1000, 0, 1, 15, 2, -1, 0);
+    if (!quick) gg_case(ctx, "skinny", AK_BF16, AK_F32, 16, 33, 2000, 1, 1, 2 | 4, 1, -1, 0);
     if (!quick) {
         /* beta = 0 with NaN in C (must not be read) */
         gg_case(ctx, "", AK_F16, AK_F16, 33, 33, 33, 1, 1, 16, 1, 0, 0);
@@ -746,7 +752,7 @@ static void emu_gemm_cdna(void) {
             gg_case(ctx, "mfma", dt, dt, 264, 136, 200, ta, tb, 15, 2, 0, 0);
             if (akemu_quick) continue;
             /* K 8: the masked tile alone; f32 output with bias + activation */
-            gg_case(ctx, "mfma", dt, AK_F32, 40, 16, 8, ta, tb, 2 | 4, 1, 0, 0);
+            gg_case(ctx, "mfma", dt, AK_F32, 40, 24, 8, ta, tb, 2 | 4, 1, 0, 0);
             /* K 128 (gfx942: 4 full tiles, gfx950: 2), padded rows */
             gg_case(ctx, "mfma", dt, dt, 256, 128, 128, ta, tb, 0, 1, 8, 0);
         }

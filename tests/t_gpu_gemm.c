@@ -21,6 +21,7 @@ static ak_context* g_ref;
 static int g_act = 0;    /* > 0: the activation of the cases with an activation (else one from the shape) */
 static const char* g_kpre = NULL; /* non-NULL: the plan's kernel name must start with it */
 static int g_split = 0;           /* 1: the plan must cut k into slices (split-K) where a path is expected */
+static int g_turned = 0;          /* 1: the plan must run the transposed product C^T = B^T A^T */
 
 static ak_context* gg_ctx(int mc, int prec, int mixed, int tf32) {
     ak_config cfg = ak_config_default();
@@ -94,6 +95,7 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
                    "plan path %s, expected %s (kernel %s)", p.path, path, p.kernel);
     }
     if (g_split && path[0]) AKT_CHECKF(p.k_splits > 1, "plan %s: k_splits %d, split-K expected", p.kernel, p.k_splits);
+    if (g_turned) AKT_CHECKF(p.transposed, "plan %s %s: the transposed product expected (%zu x %zu x %zu)", p.path, p.kernel, m, n, k);
     if (g_kpre) AKT_CHECKF(!strncmp(p.kernel, g_kpre, strlen(g_kpre)), "plan kernel %s, expected %s*", p.kernel, g_kpre);
     AKT_OK(ak_gemm(ctx, &g, NULL));
     AKT_OK(ak_device_synchronize(ctx));
@@ -183,7 +185,14 @@ static void hopper_tma_path(void) {
             gg_case(ctx, w, dt, o2, 17, 3001, 7, ta, tb, 2 | 4, 1, -1, 0);
             gg_case(ctx, w, dt, dt, 65, 130, 72, ta, tb, 15, 3, -1, 0);            /* batched strided, every epilogue */
             gg_case(ctx, w, dt, dt, 64, 64, 64, ta, tb, 16, 1, -1, 0);            /* beta 0, NaN in C */
-            gg_case(ctx, w, dt, dt, 1000, 1, 1000, ta, tb, 8, 1, -1, 0);          /* n = 1 */
+            /* n = 1: the gemv kernel, or (A stored k x m) the transposed decode; then the TMA kernel's one-column
+             * edge with its variant forced (which keeps the plan from turning the product around) */
+            gg_case(ctx, ta && w[0] ? "decode" : w, dt, dt, 1000, 1, 1000, ta, tb, 8, 1, -1, 0);
+            if (w[0]) {
+                const int was = _ak_gemm_force_swap(d);
+                gg_case(ctx, w, dt, dt, 1000, 1, 1000, ta, tb, 8, 1, -1, 0);
+                _ak_gemm_force_swap(was);
+            }
             gg_case(ctx, w, dt, dt, 127, 129, 65, ta, tb, 3, 1, 0, 0);            /* packed odd rows: copied to 16-byte rows */
             gg_case(ctx, w, dt, o2, 65, 130, 77, ta, tb, 2 | 4, 3, 0, 1);         /* the same, batched, 2-byte offsets */
             gg_case(ctx, mma, dt, dt, 31, 33, 65, ta, tb, 3, 1, 0, 0);            /* small: mma.sync */
@@ -399,6 +408,43 @@ static void gemv_path(void) {
     gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 1001, 1003, 1, 0, 15, 2, -1, 0);   /* A stored K x M, every epilogue, batches */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 5, 37, 20000, 0, 0, 2 | 4, 1, 1, 1);   /* odd ldb, offsets: scalar loads; long k */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 3, 4099, 7, 0, 0, 8, 3, 0, 0);         /* short k, 4099 columns */
+    ak_context_destroy(ctx);
+}
+
+/* n <= 16 < m: the transposed product C^T = B^T A^T, D, C and the residual
+ * addressed transposed and the bias per row of the product run. 16-bit on
+ * NVIDIA: the decode kernel, every layout (one split and several: its finish
+ * pass); A stored m x k elsewhere: the skinny kernel (16-byte rows of A);
+ * exact f32 with A stored k x m: the gemvn kernel. Every epilogue, batches,
+ * beta = 0 with NaN in C; rows that are not 16-byte: whatever runs, right. */
+static const char* turned_expect(int nv, ak_dtype dt, int ta) {
+    if (dt != AK_F32 && nv) return "decode";
+    if (!ta) return "skinny";
+    return dt == AK_F32 ? "gemv" : NULL;
+}
+void gg_turned_cases(ak_context* ctx, int nv, int quick);
+void gg_turned_cases(ak_context* ctx, int nv, int quick) {
+    int d, t;
+    for (d = 0; d < 3; d++)
+        for (t = 0; t < 4; t++) {
+            const int ta = t & 1, tb = t >> 1;
+            const char* e = turned_expect(nv, T3[d], ta);
+            g_turned = e != NULL;
+            gg_case(ctx, e ? e : "", T3[d], T3[d], 300, 7, 1000, ta, tb, 15, 2, -1, 0);
+            gg_case(ctx, e ? e : "", T3[d], AK_F32, 77, 3, 600, ta, tb, 16, 1, -1, 0);
+            if (!quick) {
+                gg_case(ctx, e ? e : "", T3[d], T3[d], 1000, 16, 3001, ta, tb, 2 | 4, 1, -1, 0);
+                if (ta) gg_case(ctx, e ? e : "", T3[d], T3[d], 4099, 1, 2048, ta, tb, 8, 1, -1, 0);
+                if (e && !strcmp(e, "decode")) gg_case(ctx, e, T3[d], T3[d], 64, 8, 16384, ta, tb, 1 | 2 | 4, 2, -1, 0); /* splits */
+            }
+            g_turned = 0;
+            if (!quick) gg_case(ctx, "", T3[d], T3[d], 50, 5, 77, ta, tb, 1 | 2, 1, 1, 1); /* odd rows, offsets */
+        }
+}
+static void turned_path(void) {
+    ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
+    if (!ctx) return;
+    gg_turned_cases(ctx, !strncmp(ak_context_device(ctx)->arch_base, "sm_", 3), 0);
     ak_context_destroy(ctx);
 }
 
@@ -835,6 +881,7 @@ void akt_suite_gpu_gemm(void) {
     AKT_RUN(hopper_tma_path);
     AKT_RUN(decode_path);
     AKT_RUN(gemv_path);
+    AKT_RUN(turned_path);
     AKT_RUN(epilogues_batches_unaligned);
     AKT_RUN(portable_tile_path);
     AKT_RUN(config_selects_path);

@@ -497,6 +497,41 @@ static void plans_follow_arch_and_config(void) {
     expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
 }
 
+/* n <= 16 < m with k >= 512: the transposed product C^T = B^T A^T on the
+ * decode (16-bit, NVIDIA), skinny (A stored m x k) or gemvn (exact f32, A
+ * stored k x m) kernels; a short k, an AMD 16-bit A stored k x m and
+ * m <= 16 keep their plans. */
+static void tall_products_turned(void) {
+    static const struct { const char* arch; ak_dtype dt; size_t m, n, k; int ta, tb, turned; const char* kernel; } c[] = {
+        { "sm_90", AK_BF16, 14336, 1, 4096, 1, 0, 1, "ak_gemm_decode_kn_bf16" },
+        { "sm_90", AK_BF16, 11008, 8, 4096, 0, 0, 1, "ak_gemm_decode_mk_bf16" },
+        { "sm_90", AK_F16, 4096, 16, 14336, 1, 1, 1, "ak_gemm_decode_kn_f16" },
+        { "sm_90", AK_F32, 11008, 8, 4096, 0, 1, 1, "ak_gemm_skinny_f32" },
+        { "sm_90", AK_F32, 4096, 1, 14336, 1, 0, 1, "ak_gemm_gemvn_f32" },
+        { "sm_90", AK_BF16, 100000, 3, 64, 0, 0, 0, "ak_gemm_sm90_" },      /* short k: the tile */
+        { "sm_90", AK_BF16, 8192, 17, 4096, 0, 1, 0, "ak_gemm_sm90_" },     /* n = 17 */
+        { "sm_90", AK_F32, 8192, 1, 8192, 0, 0, 0, "ak_gemm_gemv_f32" },    /* A x: the gemv kernel as it is */
+        { "gfx942", AK_F16, 11008, 8, 4096, 0, 1, 1, "ak_gemm_skinny_f16" },
+        { "gfx942", AK_F16, 11008, 8, 4096, 1, 1, 0, "ak_gemm_mma_" },      /* A stored k x m: no 16-bit stream of it */
+        { "gfx1100", AK_F32, 3000, 5, 1000, 1, 0, 1, "ak_gemm_gemvn_f32" },
+    };
+    size_t i;
+    for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+        ak_context* ctx = plan_ctx(c[i].arch, AK_AUTO, -1, -1, 0, 0, 0);
+        ak_gemm_desc g = ak_gemm_desc_default();
+        ak_gemm_plan p;
+        if (!ctx) continue;
+        g.dtype = c[i].dt; g.out_dtype = c[i].dt; g.m = c[i].m; g.n = c[i].n; g.k = c[i].k; g.trans_a = c[i].ta; g.trans_b = c[i].tb;
+        g.a = (const void*)(uintptr_t)((uintptr_t)1 << 40); g.b = (const void*)(uintptr_t)((uintptr_t)2 << 40); g.d = (void*)(uintptr_t)((uintptr_t)3 << 40);
+        AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+        AKT_CHECKF(p.transposed == c[i].turned && !strncmp(p.kernel, c[i].kernel, strlen(c[i].kernel)),
+                   "%s %s %zux%zux%zu ta%d tb%d: plan %s transposed %d, expected %s transposed %d", c[i].arch, ak_dtype_name(c[i].dt),
+                   c[i].m, c[i].n, c[i].k, c[i].ta, c[i].tb, p.kernel, p.transposed, c[i].kernel, c[i].turned);
+        if (c[i].turned) AKT_CONTAINS(p.reason, "transposed product");
+        ak_context_destroy(ctx);
+    }
+}
+
 /* Hopper: the transposes pick the operand layouts of the TMA kernel; TMA's
  * alignment rules send the rest to mma.sync, with the reason in the plan. */
 static void hopper_layouts_and_fallbacks(void) {
@@ -1099,6 +1134,7 @@ void akt_suite_ops_gemm(void) {
     AKT_RUN(sm90_split_k_plans);
     AKT_RUN(amd_split_k_plans);
     AKT_RUN(hopper_layouts_and_fallbacks);
+    AKT_RUN(tall_products_turned);
     AKT_RUN(strict_and_allowed_precisions);
     AKT_RUN(tile_table_matches_kernel_source);
     AKT_RUN(fp8_matches_naive_decode);
