@@ -1572,8 +1572,8 @@ typedef struct ak_gemm_plan {
     int k_splits;         /* SIMT, gemv, AMD matrix-core and Hopper TMA paths: k slices run as separate problems
                              whose fp32 partials a second pass adds in order (deterministic) before the epilogue;
                              1: none */
-    int transposed;       /* 1: runs as the transposed product C^T = B^T A^T (n <= 16 < m: the decode, skinny and
-                             matrix-vector kernels stream the long side); kernel, tile and splits are that product's */
+    int transposed;       /* 1: runs as the transposed product C^T = B^T A^T (n <= 16 < m, k >= 512: the decode,
+                             skinny and gemvn kernels stream the long side); kernel, tile and splits are that product's */
 } ak_gemm_plan;
 /* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
  * can plan for "gfx90a"). Same argument checks as ak_gemm.
@@ -29204,8 +29204,8 @@ static ak_result _ak_gemm_copied(ak_context* ctx, const ak_gemm_desc* g, const _
  * 2 per SM in one wave (never more: a second, partial wave of blocks runs at
  * a fraction of the bandwidth; a block's 4-stage ring keeps enough bytes in
  * flight, and every further split adds partials and finish work: on the
- * H100, 2 an SM was 2-14% faster than 4 on every mid-size decode cell and
- * within 1% of the best of 1, 1.5, 2 and 3); several splits write fp32
+ * H100, 2 an SM was 2-14% faster than 4 on every bf16 decode cell of
+ * 34-117 MB and within 1% of the best of 1, 1.5, 2 and 3); several splits write fp32
  * partials to a pool workspace that the finish kernel sums in order
  * (deterministic) and runs the epilogue on. */
 static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
