@@ -23330,6 +23330,19 @@ static const char _ak_src_reduce[] =
     "    }\n"
     "};\n"
     "\n"
+    "// One level of the arg ops' trees: slots 2e and 2e + 1 into slot e, for e < W. The extremes m keep the\n"
+    "// left (lower) position q on ties; t are the sums.\n"
+    "template <int OP, int W>\n"
+    "AK_INLINE void ak_red_fold(float* m, int* q, float* t) {\n"
+    "#pragma unroll\n"
+    "    for (int e = 0; e < W; e++) {\n"
+    "        const bool r = OP == AK_RED_ARGMAX ? m[2 * e + 1] > m[2 * e] : m[2 * e + 1] < m[2 * e];\n"
+    "        m[e] = r ? m[2 * e + 1] : m[2 * e];\n"
+    "        q[e] = r ? q[2 * e + 1] : q[2 * e];\n"
+    "        t[e] = t[2 * e] + t[2 * e + 1];\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "template <class D, int OP>\n"
     "AK_INLINE void ak_reduce1(const typename D::T* AK_RESTRICT x, ak_i64 cols, ak_i64 nseg,\n"
     "                                           ak_i64 splits, ak_i64 chunk, int G, float scale, float* AK_RESTRICT outv,\n"
@@ -23356,12 +23369,47 @@ static const char _ak_src_reduce[] =
     "    const ak_i64 nv = (len - head) >> 3;\n"
     "    const ak_i64 base = s0 + head;\n"
     "    ak_i64 k = lane;\n"
-    "    for (; k + 3 * G < nv; k += 4 * G) {\n"
-    "        float a[4][8];\n"
+    "    if (OP == AK_RED_ARGMAX || OP == AK_RED_ARGMIN) {\n"
+    "        // Arg ops: each 32 elements (4 vectors) give their extreme and its first position, and their sum, as\n"
+    "        // trees of adjacent pairs, then one compare with the best. A NaN sum (a NaN, or both infinities: where the\n"
+    "        // trees' compares are not torch's order) sends the 32 through the exact scan, read again.\n"
+    "        for (; k + 3 * G < nv; k += 4 * G) {\n"
+    "            float a[32];\n"
     "#pragma unroll\n"
-    "        for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a[u]);\n"
+    "            for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a + 8 * u);\n"
+    "            float m[16], t[16];\n"
+    "            int q[16];\n"
     "#pragma unroll\n"
-    "        for (int u = 0; u < 4; u++) st.template addv<8>(a[u], base + (k + u * G) * 8);\n"
+    "            for (int e = 0; e < 16; e++) {\n"
+    "                const bool r = OP == AK_RED_ARGMAX ? a[2 * e + 1] > a[2 * e] : a[2 * e + 1] < a[2 * e];\n"
+    "                m[e] = r ? a[2 * e + 1] : a[2 * e];\n"
+    "                q[e] = r ? 2 * e + 1 : 2 * e;\n"
+    "                t[e] = a[2 * e] + a[2 * e + 1];\n"
+    "            }\n"
+    "            ak_red_fold<OP, 8>(m, q, t);\n"
+    "            ak_red_fold<OP, 4>(m, q, t);\n"
+    "            ak_red_fold<OP, 2>(m, q, t);\n"
+    "            ak_red_fold<OP, 1>(m, q, t);\n"
+    "            if (t[0] != t[0]) {\n"
+    "#pragma unroll 1\n"
+    "                for (int u = 0; u < 4; u++) {\n"
+    "                    float b[8];\n"
+    "                    D::ld8(pv + (k + u * G) * 8, b);\n"
+    "                    st.template addv<8>(b, base + (k + u * G) * 8);\n"
+    "                }\n"
+    "            } else {\n"
+    "                const ak_i64 ix = base + (k + (ak_i64)(q[0] >> 3) * G) * 8 + (q[0] & 7);\n"
+    "                if (ak_red_state<OP>::better(m[0], ix, st.v, st.i)) { st.v = m[0]; st.i = ix; }\n"
+    "            }\n"
+    "        }\n"
+    "    } else {\n"
+    "        for (; k + 3 * G < nv; k += 4 * G) {\n"
+    "            float a[4][8];\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a[u]);\n"
+    "#pragma unroll\n"
+    "            for (int u = 0; u < 4; u++) st.template addv<8>(a[u], base + (k + u * G) * 8);\n"
+    "        }\n"
     "    }\n"
     "    for (; k < nv; k += G) {\n"
     "        float a[8];\n"
@@ -25171,13 +25219,13 @@ static inline void _ak_kargs_dropout(_ak_kargs* kargs_, const void* x, void* y, 
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dropout);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, mask); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, p); ak_args_f32(a_, scale);
 }
-/* kernels/reduce.hip:165 NAME (macro AK_REDUCE1) */
+/* kernels/reduce.hip:213 NAME (macro AK_REDUCE1) */
 static inline void _ak_kargs_reduce1(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t nseg, int64_t splits, int64_t chunk, int32_t G, float scale, void* outv, void* outi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce1);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i64(a_, nseg); ak_args_i64(a_, splits); ak_args_i64(a_, chunk); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv);
     ak_args_ptr(a_, outi);
 }
-/* kernels/reduce.hip:186 NAME (macro AK_REDUCE2) */
+/* kernels/reduce.hip:234 NAME (macro AK_REDUCE2) */
 static inline void _ak_kargs_reduce2(_ak_kargs* kargs_, const void* pv, const void* pi, int64_t rows, int64_t splits, int32_t G, float scale, void* outv, void* outi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce2);
     ak_args_ptr(a_, pv); ak_args_ptr(a_, pi); ak_args_i64(a_, rows); ak_args_i64(a_, splits); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv); ak_args_ptr(a_, outi);

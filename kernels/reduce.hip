@@ -93,6 +93,19 @@ struct ak_red_state {
     }
 };
 
+// One level of the arg ops' trees: slots 2e and 2e + 1 into slot e, for e < W. The extremes m keep the
+// left (lower) position q on ties; t are the sums.
+template <int OP, int W>
+AK_INLINE void ak_red_fold(float* m, int* q, float* t) {
+#pragma unroll
+    for (int e = 0; e < W; e++) {
+        const bool r = OP == AK_RED_ARGMAX ? m[2 * e + 1] > m[2 * e] : m[2 * e + 1] < m[2 * e];
+        m[e] = r ? m[2 * e + 1] : m[2 * e];
+        q[e] = r ? q[2 * e + 1] : q[2 * e];
+        t[e] = t[2 * e] + t[2 * e + 1];
+    }
+}
+
 template <class D, int OP>
 AK_INLINE void ak_reduce1(const typename D::T* AK_RESTRICT x, ak_i64 cols, ak_i64 nseg,
                                            ak_i64 splits, ak_i64 chunk, int G, float scale, float* AK_RESTRICT outv,
@@ -119,12 +132,47 @@ AK_INLINE void ak_reduce1(const typename D::T* AK_RESTRICT x, ak_i64 cols, ak_i6
     const ak_i64 nv = (len - head) >> 3;
     const ak_i64 base = s0 + head;
     ak_i64 k = lane;
-    for (; k + 3 * G < nv; k += 4 * G) {
-        float a[4][8];
+    if (OP == AK_RED_ARGMAX || OP == AK_RED_ARGMIN) {
+        // Arg ops: each 32 elements (4 vectors) give their extreme and its first position, and their sum, as
+        // trees of adjacent pairs, then one compare with the best. A NaN sum (a NaN, or both infinities: where the
+        // trees' compares are not torch's order) sends the 32 through the exact scan, read again.
+        for (; k + 3 * G < nv; k += 4 * G) {
+            float a[32];
 #pragma unroll
-        for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a[u]);
+            for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a + 8 * u);
+            float m[16], t[16];
+            int q[16];
 #pragma unroll
-        for (int u = 0; u < 4; u++) st.template addv<8>(a[u], base + (k + u * G) * 8);
+            for (int e = 0; e < 16; e++) {
+                const bool r = OP == AK_RED_ARGMAX ? a[2 * e + 1] > a[2 * e] : a[2 * e + 1] < a[2 * e];
+                m[e] = r ? a[2 * e + 1] : a[2 * e];
+                q[e] = r ? 2 * e + 1 : 2 * e;
+                t[e] = a[2 * e] + a[2 * e + 1];
+            }
+            ak_red_fold<OP, 8>(m, q, t);
+            ak_red_fold<OP, 4>(m, q, t);
+            ak_red_fold<OP, 2>(m, q, t);
+            ak_red_fold<OP, 1>(m, q, t);
+            if (t[0] != t[0]) {
+#pragma unroll 1
+                for (int u = 0; u < 4; u++) {
+                    float b[8];
+                    D::ld8(pv + (k + u * G) * 8, b);
+                    st.template addv<8>(b, base + (k + u * G) * 8);
+                }
+            } else {
+                const ak_i64 ix = base + (k + (ak_i64)(q[0] >> 3) * G) * 8 + (q[0] & 7);
+                if (ak_red_state<OP>::better(m[0], ix, st.v, st.i)) { st.v = m[0]; st.i = ix; }
+            }
+        }
+    } else {
+        for (; k + 3 * G < nv; k += 4 * G) {
+            float a[4][8];
+#pragma unroll
+            for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a[u]);
+#pragma unroll
+            for (int u = 0; u < 4; u++) st.template addv<8>(a[u], base + (k + u * G) * 8);
+        }
     }
     for (; k < nv; k += G) {
         float a[8];

@@ -39,6 +39,9 @@ static void akemu_register(void) {
     AKEMU_K(ak_reduce2_sum) AKEMU_K(ak_reduce2_max) AKEMU_K(ak_reduce2_min) AKEMU_K(ak_reduce2_argmax)
     AKEMU_K(ak_reduce2_argmin)
     AKEMU_K(ak_bcast_f32) AKEMU_K(ak_bcast_f16) AKEMU_K(ak_bcast_bf16)
+#define EMU_RR3(op) AKEMU_K(ak_reduce_##op##_f32) AKEMU_K(ak_reduce_##op##_f16) AKEMU_K(ak_reduce_##op##_bf16)
+    EMU_RR3(sum) EMU_RR3(max) EMU_RR3(min) EMU_RR3(argmax) EMU_RR3(argmin)
+#undef EMU_RR3
 }
 /* the column and broadcast kernels are grid-stride: at most 3 blocks along x (several turns each); the combine maps
  * rows to blocks */
@@ -69,12 +72,41 @@ static void emu_reduce_cols(void) {
             }
 }
 
+/* ---- last-axis reductions (ak_reduce's row kernels, reduce.hip) on a device of 4 compute units, so that rows
+ * keep groups of 64-128 threads and run the 4-vector loop one to four turns (132 would widen the groups of so
+ * few rows past it): single vectors after it, unaligned rows (scalar heads and tails), rows split into segments
+ * for the second pass; random values, values with ties and NaNs, and ties with -0, rare NaNs and both
+ * infinities (the arg ops' late index and their exact scan) */
+static void emu_reduce_rows(void) {
+    static const size_t shapes[][2] = {
+        { 20, 5000 },    /* 128 threads (f32) / 64 (16-bit) a row: one / two turns, then single vectors */
+        { 24, 777 },     /* odd rows: heads and tails */
+        { 2, 40000 },    /* segments of 4096 (10 a row), the second pass */
+        { 40, 129 },     /* short rows: no 4-vector turn */
+        { 1, 100003 },   /* one long row, split, an odd tail */
+        { 20, 30000 },   /* 256 threads a row: several turns */
+    };
+    ak_context* dev = g_gpu;
+    g_gpu = akemu_context_for(NULL, NULL, 4);
+    if (!g_gpu) { akt_fail(__FILE__, __LINE__, "emulated context"); g_gpu = dev; return; }
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+        for (size_t ti = 0; ti < 3; ti++)
+            for (int op = 0; op < (int)AK_REDUCE_OP_COUNT; op++)
+                for (int ties = 0; ties < 3; ties++) {
+                    if (op < (int)AK_REDUCE_MAX && ties) continue;
+                    gx_reduce_case_x((ak_reduce_op)op, gx_types[ti], 2, shapes[si], 2, (si + (size_t)ties) % 3, ties);
+                }
+    ak_context_destroy(g_gpu);
+    g_gpu = dev;
+}
+
 int main(void) {
     akemu_begin("emu_axis", "");
     g_gpu = akemu_context();   /* gx_setup keeps it and adds the reference context */
     g_rng = akemu_seed ^ 0xA715ull;
     if (!g_gpu || !gx_setup()) { printf("0 passed, 1 failed\n"); return 1; }
     AKT_RUN(emu_reduce_cols);
+    AKT_RUN(emu_reduce_rows);
     AKT_RUN(test_gpu_broadcast);   /* the suite's cases: two units a thread, tails, unaligned, several launches */
     printf("%ld emulated launches\n%d passed, %d failed\n", akemu_launches, akemu_passed, akemu_failed);
     return akemu_failed != 0;
