@@ -176,6 +176,15 @@ static void make_cases(int quick) {
     add("tall", "f32", 8192, 16, 8192, 1, 1, 0, "none");
     add("tall", "f32", 4096, 1, 14336, 1, 1, 0, "none");
     add("tall", "f32", 20000, 2, 3000, 1, 0, 1, "none");
+    /* exact f32 with at most 16 rows and B stored K x N (the gemvn kernel), direct and as the transposed product */
+    add("fewrows", "f32", 8, 11008, 4096, 1, 0, 0, "none");
+    add("fewrows", "f32", 16, 4096, 4096, 1, 0, 0, "none");
+    add("fewrows", "f32", 1, 14336, 4096, 1, 0, 0, "none");
+    add("fewrows", "f32", 5, 3000, 1000, 1, 0, 0, "none");
+    add("fewrows", "f32", 16, 50257, 1024, 1, 0, 0, "none");
+    add("fewrows", "f32", 4, 1024, 8192, 1, 0, 0, "none");
+    add("fewrows", "f32", 2, 2048, 2048, 8, 0, 0, "none");
+    add("fewrows", "f32", 8192, 8, 8192, 1, 1, 0, "none");
     /* few output tiles (or outputs) and a long k: split-K */
     add("splitk", "bf16", 256, 256, 65536, 1, 0, 0, "none");
     add("splitk", "f16", 256, 256, 524288, 1, 0, 0, "none");

@@ -550,6 +550,9 @@ static void emu_gemm_tile(int small, int quick) {
      * a wave and waves summed in shared memory), 16-byte rows and a column tail, then scalar loads */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 3, 37, 45, 1, 0, 15, 2, -1, 0);
     if (!quick) gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 20, 300, 0, 0, 2 | 4, 1, 1, 1);
+    /* long k: the lanes' k loop several turns and a partial last turn, both layouts of A */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 7, 40, 1100, 1, 0, 2, 1, 0, 0);
+    if (!quick) gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 9, 1030, 0, 0, 1 | 8, 2, 1, 1);
     /* the matrix-vector kernel (ak_gemm_gemv: a wave a row of A, its evict-first 16-byte loads two steps deep, then
      * one step, then the element tail), A x for every type; x W^T in f32 */
     {
