@@ -182,6 +182,22 @@ static void test_gpu_reduce_axes_ties(void) {
                 gx_reduce_case_x((ak_reduce_op)op, gx_types[ti], 3, cases[ci].s, 2, ci % 2, 1);
 }
 
+/* Last-axis argmax / argmin (ak_reduce's row kernels) on rows enough that the groups stay at 64-128 threads and
+ * the 4-vector loop runs (1500 x 5000: one or two turns, then single vectors) or at 256 threads (600 x 30000: several
+ * turns): random values (the trees alone), ties with NaNs (the exact scan), and ties with -0, rare NaNs and both
+ * infinities (both, in one row). */
+static void test_gpu_reduce_rows_ties(void) {
+    static const size_t shapes[][2] = { { 1500, 5000 }, { 600, 30000 } };
+    size_t si, ti;
+    int op, ties;
+    if (!gx_setup()) return;
+    for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+        for (ti = 0; ti < 3; ti++)
+            for (op = (int)AK_REDUCE_ARGMAX; op <= (int)AK_REDUCE_ARGMIN; op++)
+                for (ties = 0; ties < 3; ties++)
+                    gx_reduce_case_x((ak_reduce_op)op, gx_types[ti], 2, shapes[si], 2, (si + (size_t)ties) % 3, ties);
+}
+
 /* ---- normalize ------------------------------------------------------------------------ */
 static void gx_norm_case(ak_norm_kind kind, ak_dtype t, size_t outer, size_t len, size_t inner, size_t off, float eps) {
     size_t n = outer * len * inner, es = ak_dtype_size(t), i, bad = 0;
@@ -329,6 +345,7 @@ static void test_gpu_axis_cleanup(void) {
 void akt_suite_gpu_axis(void) {
     AKT_RUN(test_gpu_reduce_axes);
     AKT_RUN(test_gpu_reduce_axes_ties);
+    AKT_RUN(test_gpu_reduce_rows_ties);
     AKT_RUN(test_gpu_normalize);
     AKT_RUN(test_gpu_broadcast);
     AKT_RUN(test_gpu_triangular);
