@@ -23377,6 +23377,8 @@ static const char _ak_src_reduce[] =
     "            float a[32];\n"
     "#pragma unroll\n"
     "            for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a + 8 * u);\n"
+    "            // the first level by hand, into new arrays: folding a[] in place after filling 32 positions with 0..31\n"
+    "            // put those arrays in scratch on gfx90a (ROCm 5.2)\n"
     "            float m[16], t[16];\n"
     "            int q[16];\n"
     "#pragma unroll\n"
@@ -25219,13 +25221,13 @@ static inline void _ak_kargs_dropout(_ak_kargs* kargs_, const void* x, void* y, 
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dropout);
     ak_args_ptr(a_, x); ak_args_ptr(a_, y); ak_args_ptr(a_, mask); ak_args_i64(a_, n); ak_args_u64(a_, seed); ak_args_u64(a_, offset); ak_args_f32(a_, p); ak_args_f32(a_, scale);
 }
-/* kernels/reduce.hip:213 NAME (macro AK_REDUCE1) */
+/* kernels/reduce.hip:215 NAME (macro AK_REDUCE1) */
 static inline void _ak_kargs_reduce1(_ak_kargs* kargs_, const void* x, int64_t cols, int64_t nseg, int64_t splits, int64_t chunk, int32_t G, float scale, void* outv, void* outi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce1);
     ak_args_ptr(a_, x); ak_args_i64(a_, cols); ak_args_i64(a_, nseg); ak_args_i64(a_, splits); ak_args_i64(a_, chunk); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv);
     ak_args_ptr(a_, outi);
 }
-/* kernels/reduce.hip:234 NAME (macro AK_REDUCE2) */
+/* kernels/reduce.hip:236 NAME (macro AK_REDUCE2) */
 static inline void _ak_kargs_reduce2(_ak_kargs* kargs_, const void* pv, const void* pi, int64_t rows, int64_t splits, int32_t G, float scale, void* outv, void* outi) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_reduce2);
     ak_args_ptr(a_, pv); ak_args_ptr(a_, pi); ak_args_i64(a_, rows); ak_args_i64(a_, splits); ak_args_i32(a_, G); ak_args_f32(a_, scale); ak_args_ptr(a_, outv); ak_args_ptr(a_, outi);

@@ -140,6 +140,8 @@ AK_INLINE void ak_reduce1(const typename D::T* AK_RESTRICT x, ak_i64 cols, ak_i6
             float a[32];
 #pragma unroll
             for (int u = 0; u < 4; u++) D::ld8(pv + (k + u * G) * 8, a + 8 * u);
+            // the first level by hand, into new arrays: folding a[] in place after filling 32 positions with 0..31
+            // put those arrays in scratch on gfx90a (ROCm 5.2)
             float m[16], t[16];
             int q[16];
 #pragma unroll
