@@ -9706,6 +9706,16 @@ static const char _ak_src_prelude[] =
     "    ak_widen_words<D, 2 * D::SIZE>(u, f);   /* 8 words of f32, 4 of 16-bit */\n"
     "}\n"
     "\n"
+    "/* A hint that the line holding p is read soon: NVIDIA fetches it into L2 (prefetch.global.L2) with no register\n"
+    " * held, so that a stream keeps more bytes in flight than its registers do. AMD: nothing. */\n"
+    "AK_INLINE void ak_prefetch_l2(const void* p) {\n"
+    "#if defined(AK_NVIDIA)\n"
+    "    asm volatile(\"prefetch.global.L2 [%0];\" ::\"l\"(p));\n"
+    "#else\n"
+    "    (void)p;\n"
+    "#endif\n"
+    "}\n"
+    "\n"
     "/* Co-operating blocks (softmax and norm split kernels): thread 0 of a block\n"
     " * that has published its partials counts itself in *count and waits until\n"
     " * `need` blocks have; every partial written before any block's arrival is\n"
@@ -19462,90 +19472,162 @@ static const char _ak_src_gemm_decode[] =
     "}\n"
     "\n"
     "/* ---- a few rows times W stored K x N (n-contiguous): M <= 16 ----------\n"
-    " * A block owns 8 columns: 2 column threads of 4 (16-byte loads where VB\n"
-    " * says) x blockDim / 2 k lanes walking k 8 at a time into 4 x M fp32 sums,\n"
-    " * then a butterfly and the waves' partials in wave order (same sum every\n"
-    " * run). 4 waves a block. Own kernel: ~170 registers, not the gemv's. */\n"
+    " * A stream of B, each element of which takes M FMAs (16 at most: 4 an SM\n"
+    " * lane a clock at the copy rate, under half what the SM issues). A block\n"
+    " * owns 128 columns (32 column threads of 4: a warp reads 512 bytes of a\n"
+    " * row of B) and runs its k range in chunks of KPT rows a k group (KPT 8,\n"
+    " * 4 at wave 64; blockDim / 32 groups): the chunk's 16 x KS slice of A is\n"
+    " * staged once in shared memory as KS rows of 16 (rows past M and K zero;\n"
+    " * each thread stages KPT / 2 consecutive elements along A's rows, read for\n"
+    " * the next chunk while this one is computed), so that A costs the block\n"
+    " * M K reads from L2 (1/8 of its bytes of B at M = 16), not one per column.\n"
+    " * A thread holds its KPT rows of 4 columns of the next chunk in registers\n"
+    " * while it computes this one (16-byte loads in flight across the chunk's\n"
+    " * barrier; rows past the slice read its last row and are zeroed where\n"
+    " * used) and asks for the chunk after that with an L2 prefetch (NVIDIA):\n"
+    " * per row of B, one 16-byte load, 16-byte broadcast reads of A and 4 FMAs\n"
+    " * a row of A (4, 8 or 16 rows: the fewest that hold M) into 16 x 4 fp32\n"
+    " * sums. The k groups' sums are added in shared memory in group order, 4\n"
+    " * rows at a time (the same sum every run).\n"
+    " * Split-K (gridDim.y > 1, batch 1): block y runs the y-th slice of k (a\n"
+    " * multiple of the chunk) and writes its alpha-less fp32 sums to D + y M N\n"
+    " * (the host passes its workspace, ldd = N, no C / bias / residual);\n"
+    " * ak_gemm_splitk_fin adds the slices in order and runs the epilogue. */\n"
+    "/* acc[m][q] += A^T[row][m] B[row][q] over the KPT rows of a k group in a staged chunk (sa: its first row; rows KG\n"
+    " * apart), the first MR rows of A. Each row's 16-byte reads of A are issued before the previous row's FMAs; on AMD a\n"
+    " * scheduling barrier keeps it that way (left free, the compiler hoisted every row's reads: 288 VGPRs). */\n"
+    "template <int MR, int KPT, int KG, int CW>\n"
+    "AK_INLINE void ak_gn_fma(float (&acc)[16][CW], const float* sa, const float (&bc)[KPT][CW]) {\n"
+    "    float4 a[2][MR / 4];\n"
+    "#pragma unroll\n"
+    "    for (int m4 = 0; m4 < MR / 4; m4++) a[0][m4] = ((const float4*)sa)[m4];\n"
+    "#pragma unroll\n"
+    "    for (int i = 0; i < KPT; i++) {\n"
+    "        if (i + 1 < KPT) {\n"
+    "#pragma unroll\n"
+    "            for (int m4 = 0; m4 < MR / 4; m4++) a[(i + 1) & 1][m4] = ((const float4*)(sa + (i + 1) * KG * 16))[m4];\n"
+    "        }\n"
+    "#pragma unroll\n"
+    "        for (int m4 = 0; m4 < MR / 4; m4++) {\n"
+    "            const float av[4] = { a[i & 1][m4].x, a[i & 1][m4].y, a[i & 1][m4].z, a[i & 1][m4].w };\n"
+    "#pragma unroll\n"
+    "            for (int j = 0; j < 4; j++)\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < CW; q++) acc[m4 * 4 + j][q] += av[j] * bc[i][q];\n"
+    "        }\n"
+    "#if defined(AK_AMD)\n"
+    "        __builtin_amdgcn_sched_barrier(0);\n"
+    "#endif\n"
+    "    }\n"
+    "}\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
-    "    enum { MM = 16, CT = 2, CW = 4, U = 8, NWMAX = 4 };\n"
-    "    __shared__ float part[NWMAX * MM * CT * CW];\n"
-    "    const int t = (int)threadIdx.x, lane = ak_lane(), w = ak_wave_id();\n"
-    "    const int nw = (int)blockDim.x / AK_WAVE < NWMAX ? (int)blockDim.x / AK_WAVE : NWMAX;\n"
-    "    const int ct = t & 1, kl = t >> 1, KT = (int)blockDim.x >> 1;\n"
-    "    const int nb = (int)blockIdx.x * (CT * CW), n0 = nb + ct * CW;\n"
+    "    /* KG k groups of 32 column threads: the block is 4 waves (the host launches 4 AK_WAVE threads) */\n"
+    "    /* KPT rows of B a thread a chunk: 8, 4 at wave 64 (8 took over 256 VGPRs on CDNA); EPT elements of A a thread */\n"
+    "    enum { MM = 16, CW = 4, CT = 32, NC = CT * CW, KPT = AK_WAVE == 64 ? 4 : 8, KG = AK_WAVE / 8, KS = KPT * KG, RM = 4,\n"
+    "           EPT = KPT / 2 };\n"
+    "    static_assert(KS * MM == EPT * CT * KG, \"a chunk of A is EPT elements a thread\");\n"
+    "    /* the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */\n"
+    "    __shared__ __align__(16) float sm[KG * RM * NC];\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    const int c = t % CT, g = t / CT;\n"
+    "    const int nb = (int)blockIdx.x * NC, n0 = nb + c * CW;\n"
     "    const bool ta = flags & AK_GD_TA;\n"
     "    const int o32 = (flags & AK_GD_OUT32) ? 1 : 0;\n"
     "    const bool vec = (flags & AK_GD_VB) && n0 + CW <= N;\n"
+    "    /* this block's slice of k: [kb, ke) */\n"
+    "    const int ns = (int)gridDim.y, slice = ns > 1 ? ((K + ns - 1) / ns + KS - 1) / KS * KS : K;\n"
+    "    const int kb = (int)blockIdx.y * slice, ke = K - kb < slice ? K : kb + slice;\n"
+    "    const int nck = ke > kb ? (ke - kb + KS - 1) / KS : 0;\n"
+    "    /* this thread's EPT consecutive elements of A in a chunk (KS x 16 of A^T, stored KS rows of 16 in shared\n"
+    "     * memory), a wave's reads along A's rows: A stored K x M, row kk's columns am..; A stored M x K, row am's\n"
+    "     * columns kk.. */\n"
+    "    const int kk = ta ? t / (MM / EPT) : t % (KS / EPT) * EPT, am = ta ? t % (MM / EPT) * EPT : t / (KS / EPT);\n"
+    "    const int soff = kk * MM + am, sst = ta ? 1 : MM;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
-    "        const T* Ab = A + (ak_i64)b * sA;\n"
-    "        const T* Bb = B + (ak_i64)b * sB + n0;\n"
+    "        const T* aq = A + (ak_i64)b * sA + (ta ? (ak_i64)(kb + kk) * lda + am : (ak_i64)am * lda + kb + kk);\n"
+    "        const ak_i64 astep = ta ? (ak_i64)KS * lda : (ak_i64)KS;\n"
+    "        const T* bp = B + (ak_i64)b * sB + n0 + (ak_i64)(kb + g) * ldb;\n"
+    "        const ak_i64 bstep = (ak_i64)KG * ldb;\n"
+    "        const T* blast = B + (ak_i64)b * sB + n0 + (ak_i64)(ke - 1) * ldb; /* read only when the slice has rows */\n"
+    "        int kr = kb + g, ka = kb + kk;\n"
     "        float acc[MM][CW];\n"
     "#pragma unroll\n"
     "        for (int m = 0; m < MM; m++)\n"
     "#pragma unroll\n"
-    "            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;\n"
-    "        for (int k0 = kl; k0 < K; k0 += U * KT) {\n"
-    "            float bv[U][CW];\n"
+    "            for (int q = 0; q < CW; q++) acc[m][q] = 0.0f;\n"
+    "        float an[EPT], bn[KPT][CW];\n"
+    "        int okm; /* bit i: row i of bn is in the slice */\n"
+    "        /* the next chunk's loads into an / bn (zeros past M, N and the slice) */\n"
+    "#define AK_GN_LOAD()                                                                                            \\\n"
+    "    do {                                                                                                        \\\n"
+    "        _Pragma(\"unroll\") for (int j = 0; j < EPT; j++) {                                                      \\\n"
+    "            const bool ok_ = ta ? ka < ke && am + j < M : ka + j < ke && am < M;                               \\\n"
+    "            an[j] = ok_ ? DT::to(aq[j]) : 0.0f;                                                                 \\\n"
+    "        }                                                                                                       \\\n"
+    "        const T* q_ = bp;                                                                                       \\\n"
+    "        okm = 0;                                                                                                \\\n"
+    "        _Pragma(\"unroll\") for (int i = 0; i < KPT; i++) {                                                      \\\n"
+    "            const bool ok_ = kr + i * KG < ke;                                                                  \\\n"
+    "            /* a row past the slice reads the slice's last row, zeroed when used (okm): one 16-byte load */   \\\n"
+    "            okm |= ok_ ? 1 << i : 0;                                                                            \\\n"
+    "            if (vec) DT::ld4(ok_ ? q_ : blast, bn[i]);                                                          \\\n"
+    "            else {                                                                                              \\\n"
+    "                _Pragma(\"unroll\") for (int q = 0; q < CW; q++) bn[i][q] = ok_ && n0 + q < N ? DT::to(q_[q]) : 0.0f; \\\n"
+    "            }                                                                                                   \\\n"
+    "            q_ += bstep;                                                                                        \\\n"
+    "        }                                                                                                       \\\n"
+    "        /* and the chunk after it into L2 */                                                                  \\\n"
+    "        _Pragma(\"unroll\") for (int i = 0; i < KPT; i++) {                                                      \\\n"
+    "            if (kr + KS + i * KG < ke) ak_prefetch_l2(q_ + i * bstep);                                          \\\n"
+    "        }                                                                                                       \\\n"
+    "        bp = q_; kr += KS; aq += astep; ka += KS;                                                               \\\n"
+    "    } while (0)\n"
+    "        if (nck > 0) AK_GN_LOAD();\n"
+    "        for (int ck = 0; ck < nck; ck++) {\n"
+    "            float* sa = sm + (ck & 1) * (KS * MM);\n"
+    "            /* a chunk's buffer is rewritten two chunks after it was read: every thread passed the barrier between */\n"
     "#pragma unroll\n"
-    "            for (int u = 0; u < U; u++) {\n"
-    "                const int k = k0 + u * KT;\n"
-    "                if (k < K && vec) DT::ld4(Bb + (ak_i64)k * ldb, bv[u]);\n"
-    "                else {\n"
+    "            for (int j = 0; j < EPT; j++) sa[soff + j * sst] = an[j];\n"
+    "            __syncthreads();\n"
+    "            /* zeros for rows past the slice here, where the loads are waited for anyway (a select beside the load\n"
+    "             * waited for it there: H200, 2x slower with few blocks) */\n"
+    "            float bc[KPT][CW];\n"
     "#pragma unroll\n"
-    "                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;\n"
-    "                }\n"
-    "            }\n"
-    "            /* A's U values of a row issued together (a k past the end reads 0 against B's 0): one latency per\n"
-    "             * row of A, not one per product (a decode step has one or two warps an SM to hide it) */\n"
+    "            for (int i = 0; i < KPT; i++)\n"
     "#pragma unroll\n"
-    "            for (int m = 0; m < MM; m++) {\n"
-    "                if (m < M) {\n"
-    "                    float av[U];\n"
-    "#pragma unroll\n"
-    "                    for (int u = 0; u < U; u++) {\n"
-    "                        const int k = k0 + u * KT;\n"
-    "                        av[u] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;\n"
-    "                    }\n"
-    "#pragma unroll\n"
-    "                    for (int u = 0; u < U; u++)\n"
-    "#pragma unroll\n"
-    "                        for (int c = 0; c < CW; c++) acc[m][c] += av[u] * bv[u][c];\n"
-    "                }\n"
-    "            }\n"
+    "                for (int q = 0; q < CW; q++) bc[i][q] = (okm >> i) & 1 ? bn[i][q] : 0.0f;\n"
+    "            if (ck + 1 < nck) AK_GN_LOAD();\n"
+    "            if (M > 8) ak_gn_fma<16, KPT, KG, CW>(acc, sa + g * MM, bc);\n"
+    "            else if (M > 4) ak_gn_fma<8, KPT, KG, CW>(acc, sa + g * MM, bc);\n"
+    "            else ak_gn_fma<4, KPT, KG, CW>(acc, sa + g * MM, bc);\n"
     "        }\n"
-    "        /* sums over the k lanes of the wave (lanes with the same column thread), then over the waves */\n"
-    "#pragma unroll\n"
-    "        for (int m = 0; m < MM; m++) {\n"
-    "            if (m < M) {\n"
-    "#pragma unroll\n"
-    "                for (int c = 0; c < CW; c++) {\n"
-    "                    float v = acc[m][c];\n"
-    "                    for (int o = CT; o < AK_WAVE; o <<= 1) v += ak_shfl_xor(v, o);\n"
-    "                    acc[m][c] = v;\n"
-    "                }\n"
-    "            }\n"
-    "        }\n"
-    "        __syncthreads(); /* the previous problem's partials are read */\n"
-    "        if (lane < CT && w < nw) {\n"
-    "#pragma unroll\n"
-    "            for (int m = 0; m < MM; m++)\n"
-    "                if (m < M) {\n"
-    "#pragma unroll\n"
-    "                    for (int c = 0; c < CW; c++) part[(w * MM + m) * (CT * CW) + lane * CW + c] = acc[m][c];\n"
-    "                }\n"
-    "        }\n"
-    "        __syncthreads();\n"
-    "        void* Db = (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);\n"
+    "#undef AK_GN_LOAD\n"
+    "        /* the k groups' sums, RM rows at a time, added in group order; a slice's sums to D + y M N */\n"
+    "        void* Db = ns > 1 ? (void*)((float*)D + (ak_i64)blockIdx.y * M * N) : (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);\n"
     "        const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);\n"
     "        const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);\n"
-    "        for (int i = t; i < M * CT * CW; i += (int)blockDim.x) {\n"
-    "            const int m = i / (CT * CW), j = i % (CT * CW);\n"
-    "            float sum = 0.0f;\n"
-    "            for (int q = 0; q < nw; q++) sum += part[(q * MM + m) * (CT * CW) + j];\n"
-    "            if (nb + j < N) ak_gd_out<DT>(m, nb + j, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "#pragma unroll\n"
+    "        for (int r0 = 0; r0 < MM; r0 += RM) {\n"
+    "            if (r0 < M) {\n"
+    "                __syncthreads(); /* the last chunk's A, or the previous rows' sums, are read */\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < RM; j++)\n"
+    "                    *(float4*)(sm + (g * RM + j) * NC + c * CW) = make_float4(acc[r0 + j][0], acc[r0 + j][1], acc[r0 + j][2], acc[r0 + j][3]);\n"
+    "                __syncthreads();\n"
+    "                for (int i = t; i < RM * NC; i += (int)blockDim.x) {\n"
+    "                    const int j = i / NC, col = i % NC;\n"
+    "                    if (r0 + j < M && nb + col < N) {\n"
+    "                        float sum = 0.0f;\n"
+    "#pragma unroll\n"
+    "                        for (int q = 0; q < KG; q++) sum += sm[(q * RM + j) * NC + col];\n"
+    "                        ak_gd_out<DT>(r0 + j, nb + col, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
     "        }\n"
+    "        __syncthreads(); /* the sums are read before the next problem's A chunk is staged */\n"
     "    }\n"
     "}\n"
     "\n"
@@ -19626,8 +19708,14 @@ static const char _ak_src_gemm_decode[] =
     "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
     "        ak_gemm_gemv<DT>(AK_GD_ARGS);                                  \\\n"
     "    }\n"
+    "/* gemvn: 4 waves; 2 blocks an SM on NVIDIA (H200: 3, at 168 registers with spills, was 2-15% slower) */\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_GN_BOUNDS 128, 2\n"
+    "#else\n"
+    "#define AK_GN_BOUNDS 256\n"
+    "#endif\n"
     "#define AK_GEMM_GEMVN(NAME, DT)                                        \\\n"
-    "    AK_KERNEL void __launch_bounds__(256) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_GN_BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
     "        ak_gemm_gemvn<DT>(AK_GD_ARGS);                                 \\\n"
     "    }\n"
     "\n"
@@ -25337,9 +25425,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:472 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:544 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:476 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:554 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -28683,17 +28771,18 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         }
     }
     /* matrix-vector shapes -> the gemv kernel (exact fp32 math, any arch); so do exact f32 products of at most
-     * 16 rows with B stored K x N unless TF32 is allowed (ak_gemm_gemvn: 8 columns a block, k split over its
-     * lanes; a read of B) */
+     * 16 rows with B stored K x N unless TF32 is allowed (ak_gemm_gemvn: 128 columns a block, A staged in shared
+     * memory a chunk of k at a time; a read of B) */
     if ((g->n == 1 && !g->trans_a) || (g->m == 1 && g->trans_b) || (g->m <= 16 && !g->trans_b && g->dtype == AK_F32 && !fast32)) {
         const unsigned wave = _ak_op_is_cpu(ctx) ? (unsigned)(arch && arch->wave_size > 0 ? arch->wave_size : 64)
                                                  : (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
         t = _ak_gemm_tile_find(AK_MATRIX_NONE, 7);
         p->bm = t->bm; p->bn = t->bn; p->bk = t->bk32; p->threads = 4 * (int)wave;
         p->reason = (g->n == 1 && !g->trans_a) || g->trans_b ? t->reason
-                    : "exact f32, at most 16 rows times B stored K x N: a read of B; 8 columns a block (2 threads of 4, 16-byte "
-                      "loads of B's rows), the k rows split over the block's lanes (8 loads in flight each), 4 x m fp32 sums a "
-                      "thread added over the wave and then the waves in a fixed order; any architecture";
+                    : "exact f32, at most 16 rows times B stored K x N: a read of B; 128 columns a block (32 threads of 4, "
+                      "16-byte loads of B's rows), k in chunks whose 16 x chunk slice of A is staged once in shared memory, "
+                      "8 rows of B a thread in flight, 16 x 4 fp32 sums a thread added over the block's k groups in a fixed "
+                      "order; split-K when the blocks do not fill the device; any architecture";
         p->path = "gemv";
         p->fast32 = 0;
         snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemv%s_%s", (g->n == 1 && !g->trans_a) || g->trans_b ? "" : "n",
@@ -28853,27 +28942,49 @@ typedef char _ak_gemm_gemv_flags_agree[(_AK_GD_TA == _AK_GF_TA && _AK_GD_TB == _
                                         _AK_GD_C == _AK_GF_C && _AK_GD_BIAS == _AK_GF_BIAS && _AK_GD_RES == _AK_GF_RES &&
                                         _AK_GD_VB == _AK_GF_VB && _AK_GD_ACT_SHIFT == _AK_GF_ACT_SHIFT && _AK_GD_CT == _AK_GF_CT) ? 1 : -1];
 
-/* Split-K of plan p (the SIMT tiles, the gemv kernel, the AMD matrix-core
- * tiles): a single problem with fewer output tiles than the units hold
- * blocks (128 x 128 tiles: one a unit for simt_l, two for the FFMA kernel;
- * the MFMA / WMMA tile of the plan: one a unit), or fewer gemv outputs (a
- * wave each) than 32 a unit, and a long k runs as k slices (of a multiple of
+/* Split-K of plan p (the SIMT tiles, the gemv and gemvn kernels, the AMD
+ * matrix-core tiles): a single problem with fewer output tiles than the
+ * units hold blocks (128 x 128 tiles: one a unit for simt_l, two for the FFMA
+ * kernel; the MFMA / WMMA tile of the plan: one a unit; gemvn's 128-column
+ * blocks: two a unit), or fewer gemv outputs (a wave each) than 32 a unit,
+ * and a long k runs as k slices (of a multiple of
  * 16) that together fill them once, at least 256 deep each (gemv: 2048;
- * matrix cores: 1024), at most 64, with the fp32 partials' workspace under
- * 1 GiB; 1 when that gives fewer than 2 slices. The slices run as one
- * batched launch (plus one for a shorter last slice); ak_gemm_splitk_fin
- * adds them in order and runs the epilogue. */
+ * matrix cores: 1024; gemvn: 128), at most 64, with the fp32 partials' workspace under
+ * 1 GiB; 1 when that gives fewer than 2 slices. gemvn (batch 1): the count
+ * of least modelled time instead, which also splits many column blocks that
+ * leave the last wave part empty. The slices run as one batched launch (plus
+ * one for a shorter last slice; gemvn: one launch); ak_gemm_splitk_fin adds
+ * them in order and runs the epilogue. */
 static int _ak_gemm_k_splits(const ak_gemm_desc* g, const ak_gemm_plan* p, int cus, size_t* kc) {
-    const int gemv = !strncmp(p->kernel, "ak_gemm_gemv_", 13);
+    const int gemv = !strncmp(p->kernel, "ak_gemm_gemv_", 13), gemvn = !strncmp(p->kernel, "ak_gemm_gemvn_", 14);
     const int amd_mc = !strncmp(p->kernel, "ak_gemm_mma_", 12) && (!strcmp(p->path, "mfma") || !strcmp(p->path, "wmma"));
     const int ffma = !strncmp(p->kernel, "ak_gemm_ffma", 12);
     const size_t bm = amd_mc || ffma ? (size_t)p->bm : 128, bn = amd_mc || ffma ? (size_t)p->bn : 128;
-    const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : ((g->m + bm - 1) / bm) * ((g->n + bn - 1) / bn);
-    const size_t slots = (size_t)cus * (gemv ? 32 : ffma && bm == 128 ? 2 : 1); /* blocks (waves) a unit holds */
-    const size_t deep = gemv ? 2048 : amd_mc ? 1024 : 256;
+    const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : gemvn ? (g->n + 127) / 128
+                                                                       : ((g->m + bm - 1) / bm) * ((g->n + bn - 1) / bn);
+    const size_t slots = (size_t)cus * (gemv ? 32 : (ffma && bm == 128) || gemvn ? 2 : 1); /* blocks (waves) a unit holds */
+    const size_t deep = gemv ? 2048 : amd_mc ? 1024 : gemvn ? 128 : 256;
     size_t want, c, n;
     *kc = g->k;
-    if (!gemv && !amd_mc && strncmp(p->kernel, "ak_gemm_simt_", 13) && !ffma) return 1;
+    if (!gemv && !gemvn && !amd_mc && strncmp(p->kernel, "ak_gemm_simt_", 13) && !ffma) return 1;
+    if (gemvn && g->batch <= 1 && slots > 0) {
+        /* the count of slices with the least modelled time, in rows of B a block streams: waves of blocks x (a slice +
+         * 64 rows of set-up), plus, when split, the partials (m rows a block, written and read) and 100 rows for the
+         * finishing pass. Filling the last wave is what it weighs: 393 column blocks in 264 places ran 2 waves as 1.5
+         * of work (H200: 0.123 ms for 16 x 50257 x 1024, one slice) */
+        double best = 0.0;
+        size_t s1 = 1;
+        for (n = 1; n <= 64 && n * deep <= g->k; n++) {
+            const double waves = (double)((tiles * n + slots - 1) / slots);
+            const double t = waves * ((double)g->k / (double)n + 64.0) +
+                             (n > 1 ? (double)(tiles * n) * (double)g->m * 2.0 / (double)slots + 100.0 : 0.0);
+            if (n == 1 || t < best) { best = t; s1 = n; }
+        }
+        while (s1 >= 2 && (double)s1 * (double)g->m * (double)g->n * 4.0 > 1073741824.0) s1--;
+        if (s1 < 2) return 1;
+        *kc = (g->k + s1 - 1) / s1;
+        return (int)s1;
+    }
     if (g->batch > 1 || tiles >= slots || bm == 0 || bn == 0) return 1;
     want = slots / tiles;
     if (want > g->k / deep) want = g->k / deep;
@@ -28897,7 +29008,11 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
         size_t kc;
         p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
-        if (p->k_splits > 1 && strncmp(p->kernel, "ak_gemm_simt_", 13) && strncmp(p->kernel, "ak_gemm_ffma", 12) &&
+        if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemvn_", 14))
+            p->reason = "exact f32, at most 16 rows times B stored K x N, with split-K: too few 128-column blocks to fill the "
+                        "device (2 an SM) and a long k, so k is cut into slices (>= 256 deep) whose fp32 partials go to a pool "
+                        "workspace; a second pass adds them in a fixed order and runs the epilogue";
+        else if (p->k_splits > 1 && strncmp(p->kernel, "ak_gemm_simt_", 13) && strncmp(p->kernel, "ak_gemm_ffma", 12) &&
             strncmp(p->kernel, "ak_gemm_gemv_", 13))
             p->reason = "AMD matrix-core tile with split-K: fewer output tiles than compute units and a long k, so k is cut into "
                         "slices (a workgroup for each unit in all, >= 1024 deep) whose fp32 partials go to a pool workspace; a "
@@ -29305,10 +29420,11 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
     return r;
 }
 
-/* Launch the kernel k of plan p (SIMT, gemv, AMD matrix-core tile) with split-K (p->k_splits slices of
+/* Launch the kernel k of plan p (SIMT, gemv, gemvn, AMD matrix-core tile) with split-K (p->k_splits slices of
  * _ak_gemm_k_splits' length, batch 1): the equal slices as one batched
  * problem (A and B advanced by a slice per batch entry) writing fp32
- * partials into a pool workspace, a shorter last slice as a second launch,
+ * partials into a pool workspace, a shorter last slice as a second launch
+ * (gemvn: one launch of p->k_splits rows of blocks, the kernel cutting k),
  * then ak_gemm_splitk_fin sums the slices in order with the epilogue. */
 static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
                                         ak_kernel* k, ak_dim3 grid, ak_dim3 block, int flags, ak_stream* stream) {
@@ -29328,21 +29444,32 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
     snprintf(fin, sizeof fin, "ak_gemm_splitk_fin_%s", g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
     if ((r = _ak_op_kernel(ctx, _ak_src_gemm, fin, &kf)) != AK_OK) return r;
     if ((r = ak_malloc(ctx, (size_t)splits * per * sizeof(float), stream, &ws)) != AK_OK) return r;
-    _ak_kargs_gemm_mma(&a, g->a, g->b, NULL, ws, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)kc, (int64_t)s->lda,
-                       (int64_t)s->ldb, 0, (int64_t)s->n, 0, (int64_t)sa, (int64_t)sb, 0, (int64_t)per, 0, (int32_t)nfull, 1.0f,
-                       0.0f, pf | _AK_GF_OUT32 | (_ak_gemm_vec(g->a, s->lda, sa, s->esz) ? _AK_GF_VA : 0) |
-                                 (_ak_gemm_vec(g->b, s->ldb, sb, s->esz) ? _AK_GF_VB : 0), 0.0f);
-    grid.z = (unsigned)(nfull < 65535 ? nfull : 65535);
-    r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
-    if (r == AK_OK && rem) {
-        const void* ar = (const char*)g->a + nfull * sa * s->esz;
-        const void* br = (const char*)g->b + nfull * sb * s->esz;
-        _ak_kargs_gemm_mma(&a, ar, br, NULL, (float*)ws + nfull * per, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)rem,
-                           (int64_t)s->lda, (int64_t)s->ldb, 0, (int64_t)s->n, 0, 0, 0, 0, 0, 0, 1, 1.0f, 0.0f,
-                           pf | _AK_GF_OUT32 | (_ak_gemm_vec(ar, s->lda, 0, s->esz) ? _AK_GF_VA : 0) |
-                               (_ak_gemm_vec(br, s->ldb, 0, s->esz) ? _AK_GF_VB : 0), 0.0f);
+    if (!strncmp(p->kernel, "ak_gemm_gemvn_", 14)) {
+        /* the gemvn kernel cuts k itself (slice blockIdx.y of gridDim.y, a multiple of its chunk) and writes slice y
+         * to ws + y m n: one launch, no shorter last slice running alone */
+        _ak_kargs_gemm_mma(&a, g->a, g->b, NULL, ws, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)s->k, (int64_t)s->lda,
+                           (int64_t)s->ldb, 0, (int64_t)s->n, 0, 0, 0, 0, 0, 0, 1, 1.0f, 0.0f,
+                           pf | _AK_GF_OUT32 | (_ak_gemm_vec(g->b, s->ldb, 0, s->esz) ? _AK_GF_VB : 0), 0.0f);
+        grid.y = (unsigned)splits;
         grid.z = 1;
         r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+    } else {
+        _ak_kargs_gemm_mma(&a, g->a, g->b, NULL, ws, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)kc, (int64_t)s->lda,
+                           (int64_t)s->ldb, 0, (int64_t)s->n, 0, (int64_t)sa, (int64_t)sb, 0, (int64_t)per, 0, (int32_t)nfull, 1.0f,
+                           0.0f, pf | _AK_GF_OUT32 | (_ak_gemm_vec(g->a, s->lda, sa, s->esz) ? _AK_GF_VA : 0) |
+                                     (_ak_gemm_vec(g->b, s->ldb, sb, s->esz) ? _AK_GF_VB : 0), 0.0f);
+        grid.z = (unsigned)(nfull < 65535 ? nfull : 65535);
+        r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+        if (r == AK_OK && rem) {
+            const void* ar = (const char*)g->a + nfull * sa * s->esz;
+            const void* br = (const char*)g->b + nfull * sb * s->esz;
+            _ak_kargs_gemm_mma(&a, ar, br, NULL, (float*)ws + nfull * per, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)rem,
+                               (int64_t)s->lda, (int64_t)s->ldb, 0, (int64_t)s->n, 0, 0, 0, 0, 0, 0, 1, 1.0f, 0.0f,
+                               pf | _AK_GF_OUT32 | (_ak_gemm_vec(ar, s->lda, 0, s->esz) ? _AK_GF_VA : 0) |
+                                   (_ak_gemm_vec(br, s->ldb, 0, s->esz) ? _AK_GF_VB : 0), 0.0f);
+            grid.z = 1;
+            r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+        }
     }
     if (r == AK_OK) {
         nb = (per + 255) / 256;
@@ -29480,7 +29607,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (!strcmp(p.path, "gemv")) { /* one wave per output, p.bm of them a block, the blocks along x */
         const size_t outs = s.n == 1 && !g->trans_a ? s.m : s.n;
         grid.x = (unsigned)((outs + (size_t)p.bm - 1) / (size_t)p.bm);
-        if (!strncmp(p.kernel, "ak_gemm_gemvn_", 14)) grid.x = (unsigned)((s.n + 7) / 8); /* 8 columns a block */
+        if (!strncmp(p.kernel, "ak_gemm_gemvn_", 14)) grid.x = (unsigned)((s.n + 127) / 128); /* 128 columns a block */
         grid.y = 1;
     }
     grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);

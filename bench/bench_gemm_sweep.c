@@ -3,7 +3,7 @@
  * (bench/peer_torch_gemm_sweep.py) times the same cells in the same run and
  * bench/gemm_sweep_report.py joins both into JSON + a markdown table.
  *
- *   build/bench_gemm_sweep [--quick | --portable] [--filter SUB[,SUB..]] [--list CASES.tsv] [--force V] OUT.json
+ *   build/bench_gemm_sweep [--quick | --portable | --cases CASES.tsv] [--filter SUB[,SUB..]] [--list CASES.tsv] [--force V] OUT.json
  *
  * --force V: the Hopper kernel's variant for every cell it runs (0 cooperative
  * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise);
@@ -11,7 +11,8 @@
  * with the 8-warp 64x32 tile (mma_l); 5 / 6: exact f32 on the FFMA kernel's 128 x 128 / 256 x 128 tile.
  * --portable: the cells of that tile's bench (every layout, 4096^3 f16 / bf16, bf16 rectangles, odd edges, a batch).
  * --list writes the case table (one line per cell: name dtype m n k batch ta
- * tb epi) and exits; the peer reads the same table. Layouts: ta = 1 means A is
+ * tb epi) and exits; the peer reads the same table. --cases reads such a
+ * table instead of the built-in cells (a sweep of one's own shapes). Layouts: ta = 1 means A is
  * stored K x M (op(A) = A^T), tb = 1 means B is stored N x K (the nn.Linear
  * weight, A @ W^T); so "nn" (ta 0, tb 0) is plain A @ B. epi: none,
  * bias_gelu_tanh, bias_gelu, bias_silu, bias_relu (D = act(A op(B) + bias)).
@@ -303,7 +304,7 @@ static void* dev_rand(ak_context* ctx, ak_dtype t, size_t n, unsigned long long 
 }
 
 int main(int argc, char** argv) {
-    const char *out = NULL, *filter = NULL, *list = NULL;
+    const char *out = NULL, *filter = NULL, *list = NULL, *cases = NULL;
     int quick = 0, i, written = 0;
     ak_context *ctx = NULL, *ctx32 = NULL;
     const ak_device_info* di;
@@ -318,9 +319,27 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) filter = argv[++i];
         else if (!strcmp(argv[i], "--list") && i + 1 < argc) list = argv[++i];
         else if (!strcmp(argv[i], "--force") && i + 1 < argc) _ak_gemm_force = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases = argv[++i];
         else out = argv[i];
     }
-    make_cases(quick);
+    if (cases) {
+        FILE* cf = fopen(cases, "r");
+        char line[256];
+        if (!cf) { perror(cases); return 1; }
+        while (fgets(line, sizeof line, cf) && g_nc < (int)(sizeof g_cs / sizeof g_cs[0])) {
+            scase* c = &g_cs[g_nc];
+            if (line[0] == '#' || line[0] == '\n') continue;
+            if (sscanf(line, "%95s %7s %zu %zu %zu %zu %d %d %23s", c->name, c->dt, &c->m, &c->n, &c->k, &c->batch, &c->ta, &c->tb,
+                       c->epi) != 9 || !c->m || !c->n || !c->k || !c->batch) {
+                fprintf(stderr, "%s: not a case line (name dtype m n k batch ta tb epi): %s", cases, line);
+                fclose(cf);
+                return 1;
+            }
+            g_nc++;
+        }
+        fclose(cf);
+    } else
+        make_cases(quick);
     if (list) {
         FILE* lf = fopen(list, "w");
         if (!lf) { perror(list); return 1; }

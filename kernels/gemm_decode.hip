@@ -308,90 +308,162 @@ AK_INLINE const void* ak_gd_off(const void* p, ak_i64 s, int b, int o32, int esz
 }
 
 /* ---- a few rows times W stored K x N (n-contiguous): M <= 16 ----------
- * A block owns 8 columns: 2 column threads of 4 (16-byte loads where VB
- * says) x blockDim / 2 k lanes walking k 8 at a time into 4 x M fp32 sums,
- * then a butterfly and the waves' partials in wave order (same sum every
- * run). 4 waves a block. Own kernel: ~170 registers, not the gemv's. */
+ * A stream of B, each element of which takes M FMAs (16 at most: 4 an SM
+ * lane a clock at the copy rate, under half what the SM issues). A block
+ * owns 128 columns (32 column threads of 4: a warp reads 512 bytes of a
+ * row of B) and runs its k range in chunks of KPT rows a k group (KPT 8,
+ * 4 at wave 64; blockDim / 32 groups): the chunk's 16 x KS slice of A is
+ * staged once in shared memory as KS rows of 16 (rows past M and K zero;
+ * each thread stages KPT / 2 consecutive elements along A's rows, read for
+ * the next chunk while this one is computed), so that A costs the block
+ * M K reads from L2 (1/8 of its bytes of B at M = 16), not one per column.
+ * A thread holds its KPT rows of 4 columns of the next chunk in registers
+ * while it computes this one (16-byte loads in flight across the chunk's
+ * barrier; rows past the slice read its last row and are zeroed where
+ * used) and asks for the chunk after that with an L2 prefetch (NVIDIA):
+ * per row of B, one 16-byte load, 16-byte broadcast reads of A and 4 FMAs
+ * a row of A (4, 8 or 16 rows: the fewest that hold M) into 16 x 4 fp32
+ * sums. The k groups' sums are added in shared memory in group order, 4
+ * rows at a time (the same sum every run).
+ * Split-K (gridDim.y > 1, batch 1): block y runs the y-th slice of k (a
+ * multiple of the chunk) and writes its alpha-less fp32 sums to D + y M N
+ * (the host passes its workspace, ldd = N, no C / bias / residual);
+ * ak_gemm_splitk_fin adds the slices in order and runs the epilogue. */
+/* acc[m][q] += A^T[row][m] B[row][q] over the KPT rows of a k group in a staged chunk (sa: its first row; rows KG
+ * apart), the first MR rows of A. Each row's 16-byte reads of A are issued before the previous row's FMAs; on AMD a
+ * scheduling barrier keeps it that way (left free, the compiler hoisted every row's reads: 288 VGPRs). */
+template <int MR, int KPT, int KG, int CW>
+AK_INLINE void ak_gn_fma(float (&acc)[16][CW], const float* sa, const float (&bc)[KPT][CW]) {
+    float4 a[2][MR / 4];
+#pragma unroll
+    for (int m4 = 0; m4 < MR / 4; m4++) a[0][m4] = ((const float4*)sa)[m4];
+#pragma unroll
+    for (int i = 0; i < KPT; i++) {
+        if (i + 1 < KPT) {
+#pragma unroll
+            for (int m4 = 0; m4 < MR / 4; m4++) a[(i + 1) & 1][m4] = ((const float4*)(sa + (i + 1) * KG * 16))[m4];
+        }
+#pragma unroll
+        for (int m4 = 0; m4 < MR / 4; m4++) {
+            const float av[4] = { a[i & 1][m4].x, a[i & 1][m4].y, a[i & 1][m4].z, a[i & 1][m4].w };
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+#pragma unroll
+                for (int q = 0; q < CW; q++) acc[m4 * 4 + j][q] += av[j] * bc[i][q];
+        }
+#if defined(AK_AMD)
+        __builtin_amdgcn_sched_barrier(0);
+#endif
+    }
+}
 template <class DT>
 AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
     typedef typename DT::T T;
-    enum { MM = 16, CT = 2, CW = 4, U = 8, NWMAX = 4 };
-    __shared__ float part[NWMAX * MM * CT * CW];
-    const int t = (int)threadIdx.x, lane = ak_lane(), w = ak_wave_id();
-    const int nw = (int)blockDim.x / AK_WAVE < NWMAX ? (int)blockDim.x / AK_WAVE : NWMAX;
-    const int ct = t & 1, kl = t >> 1, KT = (int)blockDim.x >> 1;
-    const int nb = (int)blockIdx.x * (CT * CW), n0 = nb + ct * CW;
+    /* KG k groups of 32 column threads: the block is 4 waves (the host launches 4 AK_WAVE threads) */
+    /* KPT rows of B a thread a chunk: 8, 4 at wave 64 (8 took over 256 VGPRs on CDNA); EPT elements of A a thread */
+    enum { MM = 16, CW = 4, CT = 32, NC = CT * CW, KPT = AK_WAVE == 64 ? 4 : 8, KG = AK_WAVE / 8, KS = KPT * KG, RM = 4,
+           EPT = KPT / 2 };
+    static_assert(KS * MM == EPT * CT * KG, "a chunk of A is EPT elements a thread");
+    /* the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */
+    __shared__ __align__(16) float sm[KG * RM * NC];
+    const int t = (int)threadIdx.x;
+    const int c = t % CT, g = t / CT;
+    const int nb = (int)blockIdx.x * NC, n0 = nb + c * CW;
     const bool ta = flags & AK_GD_TA;
     const int o32 = (flags & AK_GD_OUT32) ? 1 : 0;
     const bool vec = (flags & AK_GD_VB) && n0 + CW <= N;
+    /* this block's slice of k: [kb, ke) */
+    const int ns = (int)gridDim.y, slice = ns > 1 ? ((K + ns - 1) / ns + KS - 1) / KS * KS : K;
+    const int kb = (int)blockIdx.y * slice, ke = K - kb < slice ? K : kb + slice;
+    const int nck = ke > kb ? (ke - kb + KS - 1) / KS : 0;
+    /* this thread's EPT consecutive elements of A in a chunk (KS x 16 of A^T, stored KS rows of 16 in shared
+     * memory), a wave's reads along A's rows: A stored K x M, row kk's columns am..; A stored M x K, row am's
+     * columns kk.. */
+    const int kk = ta ? t / (MM / EPT) : t % (KS / EPT) * EPT, am = ta ? t % (MM / EPT) * EPT : t / (KS / EPT);
+    const int soff = kk * MM + am, sst = ta ? 1 : MM;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
-        const T* Ab = A + (ak_i64)b * sA;
-        const T* Bb = B + (ak_i64)b * sB + n0;
+        const T* aq = A + (ak_i64)b * sA + (ta ? (ak_i64)(kb + kk) * lda + am : (ak_i64)am * lda + kb + kk);
+        const ak_i64 astep = ta ? (ak_i64)KS * lda : (ak_i64)KS;
+        const T* bp = B + (ak_i64)b * sB + n0 + (ak_i64)(kb + g) * ldb;
+        const ak_i64 bstep = (ak_i64)KG * ldb;
+        const T* blast = B + (ak_i64)b * sB + n0 + (ak_i64)(ke - 1) * ldb; /* read only when the slice has rows */
+        int kr = kb + g, ka = kb + kk;
         float acc[MM][CW];
 #pragma unroll
         for (int m = 0; m < MM; m++)
 #pragma unroll
-            for (int c = 0; c < CW; c++) acc[m][c] = 0.0f;
-        for (int k0 = kl; k0 < K; k0 += U * KT) {
-            float bv[U][CW];
+            for (int q = 0; q < CW; q++) acc[m][q] = 0.0f;
+        float an[EPT], bn[KPT][CW];
+        int okm; /* bit i: row i of bn is in the slice */
+        /* the next chunk's loads into an / bn (zeros past M, N and the slice) */
+#define AK_GN_LOAD()                                                                                            \
+    do {                                                                                                        \
+        _Pragma("unroll") for (int j = 0; j < EPT; j++) {                                                      \
+            const bool ok_ = ta ? ka < ke && am + j < M : ka + j < ke && am < M;                               \
+            an[j] = ok_ ? DT::to(aq[j]) : 0.0f;                                                                 \
+        }                                                                                                       \
+        const T* q_ = bp;                                                                                       \
+        okm = 0;                                                                                                \
+        _Pragma("unroll") for (int i = 0; i < KPT; i++) {                                                      \
+            const bool ok_ = kr + i * KG < ke;                                                                  \
+            /* a row past the slice reads the slice's last row, zeroed when used (okm): one 16-byte load */   \
+            okm |= ok_ ? 1 << i : 0;                                                                            \
+            if (vec) DT::ld4(ok_ ? q_ : blast, bn[i]);                                                          \
+            else {                                                                                              \
+                _Pragma("unroll") for (int q = 0; q < CW; q++) bn[i][q] = ok_ && n0 + q < N ? DT::to(q_[q]) : 0.0f; \
+            }                                                                                                   \
+            q_ += bstep;                                                                                        \
+        }                                                                                                       \
+        /* and the chunk after it into L2 */                                                                  \
+        _Pragma("unroll") for (int i = 0; i < KPT; i++) {                                                      \
+            if (kr + KS + i * KG < ke) ak_prefetch_l2(q_ + i * bstep);                                          \
+        }                                                                                                       \
+        bp = q_; kr += KS; aq += astep; ka += KS;                                                               \
+    } while (0)
+        if (nck > 0) AK_GN_LOAD();
+        for (int ck = 0; ck < nck; ck++) {
+            float* sa = sm + (ck & 1) * (KS * MM);
+            /* a chunk's buffer is rewritten two chunks after it was read: every thread passed the barrier between */
 #pragma unroll
-            for (int u = 0; u < U; u++) {
-                const int k = k0 + u * KT;
-                if (k < K && vec) DT::ld4(Bb + (ak_i64)k * ldb, bv[u]);
-                else {
+            for (int j = 0; j < EPT; j++) sa[soff + j * sst] = an[j];
+            __syncthreads();
+            /* zeros for rows past the slice here, where the loads are waited for anyway (a select beside the load
+             * waited for it there: H200, 2x slower with few blocks) */
+            float bc[KPT][CW];
 #pragma unroll
-                    for (int c = 0; c < CW; c++) bv[u][c] = k < K && n0 + c < N ? DT::to(Bb[(ak_i64)k * ldb + c]) : 0.0f;
-                }
-            }
-            /* A's U values of a row issued together (a k past the end reads 0 against B's 0): one latency per
-             * row of A, not one per product (a decode step has one or two warps an SM to hide it) */
+            for (int i = 0; i < KPT; i++)
 #pragma unroll
-            for (int m = 0; m < MM; m++) {
-                if (m < M) {
-                    float av[U];
-#pragma unroll
-                    for (int u = 0; u < U; u++) {
-                        const int k = k0 + u * KT;
-                        av[u] = k < K ? DT::to(ta ? Ab[(ak_i64)k * lda + m] : Ab[(ak_i64)m * lda + k]) : 0.0f;
-                    }
-#pragma unroll
-                    for (int u = 0; u < U; u++)
-#pragma unroll
-                        for (int c = 0; c < CW; c++) acc[m][c] += av[u] * bv[u][c];
-                }
-            }
+                for (int q = 0; q < CW; q++) bc[i][q] = (okm >> i) & 1 ? bn[i][q] : 0.0f;
+            if (ck + 1 < nck) AK_GN_LOAD();
+            if (M > 8) ak_gn_fma<16, KPT, KG, CW>(acc, sa + g * MM, bc);
+            else if (M > 4) ak_gn_fma<8, KPT, KG, CW>(acc, sa + g * MM, bc);
+            else ak_gn_fma<4, KPT, KG, CW>(acc, sa + g * MM, bc);
         }
-        /* sums over the k lanes of the wave (lanes with the same column thread), then over the waves */
-#pragma unroll
-        for (int m = 0; m < MM; m++) {
-            if (m < M) {
-#pragma unroll
-                for (int c = 0; c < CW; c++) {
-                    float v = acc[m][c];
-                    for (int o = CT; o < AK_WAVE; o <<= 1) v += ak_shfl_xor(v, o);
-                    acc[m][c] = v;
-                }
-            }
-        }
-        __syncthreads(); /* the previous problem's partials are read */
-        if (lane < CT && w < nw) {
-#pragma unroll
-            for (int m = 0; m < MM; m++)
-                if (m < M) {
-#pragma unroll
-                    for (int c = 0; c < CW; c++) part[(w * MM + m) * (CT * CW) + lane * CW + c] = acc[m][c];
-                }
-        }
-        __syncthreads();
-        void* Db = (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);
+#undef AK_GN_LOAD
+        /* the k groups' sums, RM rows at a time, added in group order; a slice's sums to D + y M N */
+        void* Db = ns > 1 ? (void*)((float*)D + (ak_i64)blockIdx.y * M * N) : (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);
         const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);
         const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);
-        for (int i = t; i < M * CT * CW; i += (int)blockDim.x) {
-            const int m = i / (CT * CW), j = i % (CT * CW);
-            float sum = 0.0f;
-            for (int q = 0; q < nw; q++) sum += part[(q * MM + m) * (CT * CW) + j];
-            if (nb + j < N) ak_gd_out<DT>(m, nb + j, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+#pragma unroll
+        for (int r0 = 0; r0 < MM; r0 += RM) {
+            if (r0 < M) {
+                __syncthreads(); /* the last chunk's A, or the previous rows' sums, are read */
+#pragma unroll
+                for (int j = 0; j < RM; j++)
+                    *(float4*)(sm + (g * RM + j) * NC + c * CW) = make_float4(acc[r0 + j][0], acc[r0 + j][1], acc[r0 + j][2], acc[r0 + j][3]);
+                __syncthreads();
+                for (int i = t; i < RM * NC; i += (int)blockDim.x) {
+                    const int j = i / NC, col = i % NC;
+                    if (r0 + j < M && nb + col < N) {
+                        float sum = 0.0f;
+#pragma unroll
+                        for (int q = 0; q < KG; q++) sum += sm[(q * RM + j) * NC + col];
+                        ak_gd_out<DT>(r0 + j, nb + col, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+                    }
+                }
+            }
         }
+        __syncthreads(); /* the sums are read before the next problem's A chunk is staged */
     }
 }
 
@@ -472,8 +544,14 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
     AK_KERNEL void __launch_bounds__(256) NAME(AK_GD_PARAMS_T(DT)) { \
         ak_gemm_gemv<DT>(AK_GD_ARGS);                                  \
     }
+/* gemvn: 4 waves; 2 blocks an SM on NVIDIA (H200: 3, at 168 registers with spills, was 2-15% slower) */
+#if defined(AK_NVIDIA)
+#define AK_GN_BOUNDS 128, 2
+#else
+#define AK_GN_BOUNDS 256
+#endif
 #define AK_GEMM_GEMVN(NAME, DT)                                        \
-    AK_KERNEL void __launch_bounds__(256) NAME(AK_GD_PARAMS_T(DT)) { \
+    AK_KERNEL void __launch_bounds__(AK_GN_BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \
         ak_gemm_gemvn<DT>(AK_GD_ARGS);                                 \
     }
 

@@ -297,6 +297,16 @@ AK_INLINE void ak_ld8_last(const typename D::T* p, float f[8]) {
     ak_widen_words<D, 2 * D::SIZE>(u, f);   /* 8 words of f32, 4 of 16-bit */
 }
 
+/* A hint that the line holding p is read soon: NVIDIA fetches it into L2 (prefetch.global.L2) with no register
+ * held, so that a stream keeps more bytes in flight than its registers do. AMD: nothing. */
+AK_INLINE void ak_prefetch_l2(const void* p) {
+#if defined(AK_NVIDIA)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+    (void)p;
+#endif
+}
+
 /* Co-operating blocks (softmax and norm split kernels): thread 0 of a block
  * that has published its partials counts itself in *count and waits until
  * `need` blocks have; every partial written before any block's arrival is

@@ -305,7 +305,7 @@ static ak_gemm_desc split_desc(ak_dtype dt, size_t m, size_t n, size_t k, size_t
 }
 
 /* Split-K of the SIMT tile: few output tiles and a long k -> k slices (a batch of 1 only); many tiles, short k or
- * a batch -> none. The same for the gemv kernel's few outputs. */
+ * a batch -> none. The same for the gemv kernel's few outputs, and the gemvn kernel's column blocks. */
 static void simt_split_k_plans(void) {
     static const struct { size_t m, n, k, batch; int split; } cs[] = {
         { 256, 256, 524288, 1, 1 }, { 130, 70, 20000, 1, 1 }, { 4096, 4096, 4096, 1, 0 }, { 256, 256, 300, 1, 0 },
@@ -353,6 +353,22 @@ static void simt_split_k_plans(void) {
             if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
             AKT_CHECKF(!strcmp(p.path, "gemv") && p.k_splits == gv[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
                        "gemv %zux%zux%zu: path %s, k_splits %d (expected %d)", g.m, g.n, g.k, p.path, p.k_splits, gv[i].split);
+        }
+    }
+    /* the gemvn kernel (exact f32, m <= 16, B stored K x N): the slice count of least modelled time on 132 SMs, 2 blocks
+     * each: the last wave filled (393 column blocks -> 2 slices, 112 -> 7), slices at least 128 deep, none batched */
+    {
+        static const struct { size_t m, n, k, batch; int split; } gn[] = {
+            { 16, 4096, 4096, 1, 8 }, { 16, 50257, 1024, 1, 2 }, { 1, 14336, 4096, 1, 7 }, { 8, 11008, 4096, 1, 3 },
+            { 4, 1024, 8192, 1, 33 }, { 16, 40000, 300, 1, 1 }, { 3, 4099, 7, 1, 1 }, { 16, 4096, 4096, 2, 1 },
+        };
+        for (i = 0; i < sizeof gn / sizeof gn[0]; i++) {
+            ak_gemm_desc g = split_desc(AK_F32, gn[i].m, gn[i].n, gn[i].k, gn[i].batch);
+            ak_gemm_plan p;
+            if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
+            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_gemvn_f32") && p.k_splits == gn[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
+                       "gemvn %zux%zux%zu batch %zu: %s, k_splits %d (expected %d)", g.m, g.n, g.k, g.batch, p.kernel, p.k_splits,
+                       gn[i].split);
         }
     }
     ak_context_destroy(ctx);
