@@ -19453,9 +19453,10 @@ static const char _ak_src_gemm_decode[] =
     "                                               float ap) {                                                              \\\n"
     "        ak_gd_fin<DT>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);       \\\n"
     "    }\n"
-    "// kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16\n"
+    "// kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32\n"
     "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f16, ak_f16_t)\n"
     "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_bf16, ak_bf16_t)\n"
+    "AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f32, ak_f32_t) /* the gemvn kernel's split-K (every architecture) */\n"
     "\n"
     "/* ---- matrix-vector kernels (every architecture) ------------------------\n"
     " * The parameter list of kernels/gemm.hip's kernels (AK_GEMM_PARAMS_T): the\n"
@@ -19483,16 +19484,17 @@ static const char _ak_src_gemm_decode[] =
     " * M K reads from L2 (1/8 of its bytes of B at M = 16), not one per column.\n"
     " * A thread holds its KPT rows of 4 columns of the next chunk in registers\n"
     " * while it computes this one (16-byte loads in flight across the chunk's\n"
-    " * barrier; rows past the slice read its last row and are zeroed where\n"
+    " * barrier; every load unconditional: rows past the slice read its last\n"
+    " * row, columns past N the row's last column, zeroed where the chunk is\n"
     " * used) and asks for the chunk after that with an L2 prefetch (NVIDIA):\n"
     " * per row of B, one 16-byte load, 16-byte broadcast reads of A and 4 FMAs\n"
     " * a row of A (4, 8 or 16 rows: the fewest that hold M) into 16 x 4 fp32\n"
     " * sums. The k groups' sums are added in shared memory in group order, 4\n"
     " * rows at a time (the same sum every run).\n"
-    " * Split-K (gridDim.y > 1, batch 1): block y runs the y-th slice of k (a\n"
-    " * multiple of the chunk) and writes its alpha-less fp32 sums to D + y M N\n"
-    " * (the host passes its workspace, ldd = N, no C / bias / residual);\n"
-    " * ak_gemm_splitk_fin adds the slices in order and runs the epilogue. */\n"
+    " * Split-K (gridDim.y > 1): block y runs the y-th slice of k (a multiple\n"
+    " * of the chunk) and writes its alpha-less fp32 sums to D + (b gridDim.y +\n"
+    " * y) M N (the host passes its workspace, ldd = N, no C / bias / residual);\n"
+    " * ak_gemm_decode_fin_f32 adds the slices in order and runs the epilogue. */\n"
     "/* acc[m][q] += A^T[row][m] B[row][q] over the KPT rows of a k group in a staged chunk (sa: its first row; rows KG\n"
     " * apart), the first MR rows of A. Each row's 16-byte reads of A are issued before the previous row's FMAs; on AMD a\n"
     " * scheduling barrier keeps it that way (left free, the compiler hoisted every row's reads: 288 VGPRs). */\n"
@@ -19520,22 +19522,23 @@ static const char _ak_src_gemm_decode[] =
     "#endif\n"
     "    }\n"
     "}\n"
-    "template <class DT>\n"
-    "AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {\n"
+    "/* VEC: every column of the block is in B and its rows allow 16-byte loads (block-uniform: the two forms are\n"
+    " * separate code; as branches beside each other a compiler merged them into 12- and 4-byte loads on AMD) */\n"
+    "template <class DT, bool VEC>\n"
+    "AK_INLINE void ak_gemvn_run(float* sm, AK_GD_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
     "    /* KG k groups of 32 column threads: the block is 4 waves (the host launches 4 AK_WAVE threads) */\n"
     "    /* KPT rows of B a thread a chunk: 8, 4 at wave 64 (8 took over 256 VGPRs on CDNA); EPT elements of A a thread */\n"
     "    enum { MM = 16, CW = 4, CT = 32, NC = CT * CW, KPT = AK_WAVE == 64 ? 4 : 8, KG = AK_WAVE / 8, KS = KPT * KG, RM = 4,\n"
     "           EPT = KPT / 2 };\n"
     "    static_assert(KS * MM == EPT * CT * KG, \"a chunk of A is EPT elements a thread\");\n"
-    "    /* the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */\n"
-    "    __shared__ __align__(16) float sm[KG * RM * NC];\n"
+    "    static_assert(KG * RM * NC == (AK_WAVE / 8) * 4 * 128 && 2 * KS * MM <= KG * RM * NC, \"sm of ak_gemm_gemvn holds both\");\n"
+    "    /* sm: the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */\n"
     "    const int t = (int)threadIdx.x;\n"
     "    const int c = t % CT, g = t / CT;\n"
     "    const int nb = (int)blockIdx.x * NC, n0 = nb + c * CW;\n"
     "    const bool ta = flags & AK_GD_TA;\n"
     "    const int o32 = (flags & AK_GD_OUT32) ? 1 : 0;\n"
-    "    const bool vec = (flags & AK_GD_VB) && n0 + CW <= N;\n"
     "    /* this block's slice of k: [kb, ke) */\n"
     "    const int ns = (int)gridDim.y, slice = ns > 1 ? ((K + ns - 1) / ns + KS - 1) / KS * KS : K;\n"
     "    const int kb = (int)blockIdx.y * slice, ke = K - kb < slice ? K : kb + slice;\n"
@@ -19551,6 +19554,7 @@ static const char _ak_src_gemm_decode[] =
     "        const T* bp = B + (ak_i64)b * sB + n0 + (ak_i64)(kb + g) * ldb;\n"
     "        const ak_i64 bstep = (ak_i64)KG * ldb;\n"
     "        const T* blast = B + (ak_i64)b * sB + n0 + (ak_i64)(ke - 1) * ldb; /* read only when the slice has rows */\n"
+    "        const int lastc = N - 1 - n0; /* the last column of B from n0 (negative past N) */\n"
     "        int kr = kb + g, ka = kb + kk;\n"
     "        float acc[MM][CW];\n"
     "#pragma unroll\n"
@@ -19568,13 +19572,14 @@ static const char _ak_src_gemm_decode[] =
     "        }                                                                                                       \\\n"
     "        const T* q_ = bp;                                                                                       \\\n"
     "        okm = 0;                                                                                                \\\n"
+    "        _Pragma(\"unroll\") for (int i = 0; i < KPT; i++) okm |= kr + i * KG < ke ? 1 << i : 0;                  \\\n"
+    "        /* every load unconditional, zeros applied where the chunk is used (okm, cmask): a row past the slice   \\\n"
+    "         * reads the slice's last row; a column past N (element loads) the row's last column */                \\\n"
     "        _Pragma(\"unroll\") for (int i = 0; i < KPT; i++) {                                                      \\\n"
-    "            const bool ok_ = kr + i * KG < ke;                                                                  \\\n"
-    "            /* a row past the slice reads the slice's last row, zeroed when used (okm): one 16-byte load */   \\\n"
-    "            okm |= ok_ ? 1 << i : 0;                                                                            \\\n"
-    "            if (vec) DT::ld4(ok_ ? q_ : blast, bn[i]);                                                          \\\n"
+    "            const T* r_ = (okm >> i) & 1 ? q_ : blast;                                                          \\\n"
+    "            if (VEC) DT::ld4(r_, bn[i]);                                                                        \\\n"
     "            else {                                                                                              \\\n"
-    "                _Pragma(\"unroll\") for (int q = 0; q < CW; q++) bn[i][q] = ok_ && n0 + q < N ? DT::to(q_[q]) : 0.0f; \\\n"
+    "                _Pragma(\"unroll\") for (int q = 0; q < CW; q++) bn[i][q] = DT::to(r_[q < lastc ? q : lastc]);   \\\n"
     "            }                                                                                                   \\\n"
     "            q_ += bstep;                                                                                        \\\n"
     "        }                                                                                                       \\\n"
@@ -19597,15 +19602,15 @@ static const char _ak_src_gemm_decode[] =
     "#pragma unroll\n"
     "            for (int i = 0; i < KPT; i++)\n"
     "#pragma unroll\n"
-    "                for (int q = 0; q < CW; q++) bc[i][q] = (okm >> i) & 1 ? bn[i][q] : 0.0f;\n"
+    "                for (int q = 0; q < CW; q++) bc[i][q] = (okm >> i) & 1 && (VEC || q <= lastc) ? bn[i][q] : 0.0f;\n"
     "            if (ck + 1 < nck) AK_GN_LOAD();\n"
     "            if (M > 8) ak_gn_fma<16, KPT, KG, CW>(acc, sa + g * MM, bc);\n"
     "            else if (M > 4) ak_gn_fma<8, KPT, KG, CW>(acc, sa + g * MM, bc);\n"
     "            else ak_gn_fma<4, KPT, KG, CW>(acc, sa + g * MM, bc);\n"
     "        }\n"
     "#undef AK_GN_LOAD\n"
-    "        /* the k groups' sums, RM rows at a time, added in group order; a slice's sums to D + y M N */\n"
-    "        void* Db = ns > 1 ? (void*)((float*)D + (ak_i64)blockIdx.y * M * N) : (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);\n"
+    "        /* the k groups' sums, RM rows at a time, added in group order; a slice's sums to D + (b ns + y) M N */\n"
+    "        void* Db = ns > 1 ? (void*)((float*)D + ((ak_i64)b * ns + blockIdx.y) * M * N) : (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);\n"
     "        const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);\n"
     "        const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);\n"
     "#pragma unroll\n"
@@ -19629,6 +19634,13 @@ static const char _ak_src_gemm_decode[] =
     "        }\n"
     "        __syncthreads(); /* the sums are read before the next problem's A chunk is staged */\n"
     "    }\n"
+    "}\n"
+    "\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {\n"
+    "    __shared__ __align__(16) float sm[(AK_WAVE / 8) * 4 * 128]; /* KG x RM x NC of ak_gemvn_run */\n"
+    "    if ((flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 128 <= N) ak_gemvn_run<DT, true>(sm, AK_GD_ARGS);\n"
+    "    else ak_gemvn_run<DT, false>(sm, AK_GD_ARGS);\n"
     "}\n"
     "\n"
     "/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -\n"
@@ -24799,7 +24811,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_cdna", _ak_src_gemm_cdna,
       "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
-      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32" },
+      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32" },
     { "gemm_ffma", _ak_src_gemm_ffma,
       "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32 ak_gemm_ffmaw_kn_f32 ak_gemm_ffmaw_mn_f32 ak_gemm_ffmaw_kk_f32 ak_gemm_ffmaw_mk_f32" },
     { "gemm_fp8", _ak_src_gemm_fp8,
@@ -25425,9 +25437,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:544 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:556 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:554 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:566 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -25675,6 +25687,7 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_decode_mn_bf16", _AK_KIF_gemm_decode },
     { "ak_gemm_decode_fin_f16", _AK_KIF_gemm_decode_fin },
     { "ak_gemm_decode_fin_bf16", _AK_KIF_gemm_decode_fin },
+    { "ak_gemm_decode_fin_f32", _AK_KIF_gemm_decode_fin },
     { "ak_gemm_gemv_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
@@ -28950,24 +28963,24 @@ typedef char _ak_gemm_gemv_flags_agree[(_AK_GD_TA == _AK_GF_TA && _AK_GD_TB == _
  * and a long k runs as k slices (of a multiple of
  * 16) that together fill them once, at least 256 deep each (gemv: 2048;
  * matrix cores: 1024; gemvn: 128), at most 64, with the fp32 partials' workspace under
- * 1 GiB; 1 when that gives fewer than 2 slices. gemvn (batch 1): the count
- * of least modelled time instead, which also splits many column blocks that
- * leave the last wave part empty. The slices run as one batched launch (plus
- * one for a shorter last slice; gemvn: one launch); ak_gemm_splitk_fin adds
- * them in order and runs the epilogue. */
+ * 1 GiB; 1 when that gives fewer than 2 slices. gemvn (any batch): the
+ * count of least modelled time instead, which also splits many column blocks
+ * that leave the last wave part empty (_ak_gemm_gemvn_split_launch). The
+ * slices run as one batched launch (plus one for a shorter last slice);
+ * ak_gemm_splitk_fin adds them in order and runs the epilogue. */
 static int _ak_gemm_k_splits(const ak_gemm_desc* g, const ak_gemm_plan* p, int cus, size_t* kc) {
     const int gemv = !strncmp(p->kernel, "ak_gemm_gemv_", 13), gemvn = !strncmp(p->kernel, "ak_gemm_gemvn_", 14);
     const int amd_mc = !strncmp(p->kernel, "ak_gemm_mma_", 12) && (!strcmp(p->path, "mfma") || !strcmp(p->path, "wmma"));
     const int ffma = !strncmp(p->kernel, "ak_gemm_ffma", 12);
     const size_t bm = amd_mc || ffma ? (size_t)p->bm : 128, bn = amd_mc || ffma ? (size_t)p->bn : 128;
-    const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : gemvn ? (g->n + 127) / 128
+    const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : gemvn ? (g->n + 127) / 128 * (g->batch ? g->batch : 1)
                                                                        : ((g->m + bm - 1) / bm) * ((g->n + bn - 1) / bn);
     const size_t slots = (size_t)cus * (gemv ? 32 : (ffma && bm == 128) || gemvn ? 2 : 1); /* blocks (waves) a unit holds */
     const size_t deep = gemv ? 2048 : amd_mc ? 1024 : gemvn ? 128 : 256;
     size_t want, c, n;
     *kc = g->k;
     if (!gemv && !gemvn && !amd_mc && strncmp(p->kernel, "ak_gemm_simt_", 13) && !ffma) return 1;
-    if (gemvn && g->batch <= 1 && slots > 0) {
+    if (gemvn && slots > 0) {
         /* the count of slices with the least modelled time, in rows of B a block streams: waves of blocks x (a slice +
          * 64 rows of set-up), plus, when split, the partials (m rows a block, written and read) and 100 rows for the
          * finishing pass. Filling the last wave is what it weighs: 393 column blocks in 264 places ran 2 waves as 1.5
@@ -28980,7 +28993,7 @@ static int _ak_gemm_k_splits(const ak_gemm_desc* g, const ak_gemm_plan* p, int c
                              (n > 1 ? (double)(tiles * n) * (double)g->m * 2.0 / (double)slots + 100.0 : 0.0);
             if (n == 1 || t < best) { best = t; s1 = n; }
         }
-        while (s1 >= 2 && (double)s1 * (double)g->m * (double)g->n * 4.0 > 1073741824.0) s1--;
+        while (s1 >= 2 && (double)s1 * (double)tiles * 128.0 * (double)g->m * 4.0 > 1073741824.0) s1--;
         if (s1 < 2) return 1;
         *kc = (g->k + s1 - 1) / s1;
         return (int)s1;
@@ -29009,9 +29022,10 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
         size_t kc;
         p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
         if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemvn_", 14))
-            p->reason = "exact f32, at most 16 rows times B stored K x N, with split-K: too few 128-column blocks to fill the "
-                        "device (2 an SM) and a long k, so k is cut into slices (>= 256 deep) whose fp32 partials go to a pool "
-                        "workspace; a second pass adds them in a fixed order and runs the epilogue";
+            p->reason = "exact f32, at most 16 rows times B stored K x N, with split-K: the 128-column blocks (of every batch "
+                        "entry) fill the device's places (2 an SM) badly, so k is cut into slices (>= 128 deep, a row of blocks "
+                        "each, the count of least modelled time) whose fp32 partials go to a pool workspace; a second pass adds "
+                        "them in a fixed order and runs the epilogue";
         else if (p->k_splits > 1 && strncmp(p->kernel, "ak_gemm_simt_", 13) && strncmp(p->kernel, "ak_gemm_ffma", 12) &&
             strncmp(p->kernel, "ak_gemm_gemv_", 13))
             p->reason = "AMD matrix-core tile with split-K: fewer output tiles than compute units and a long k, so k is cut into "
@@ -29420,11 +29434,41 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
     return r;
 }
 
-/* Launch the kernel k of plan p (SIMT, gemv, gemvn, AMD matrix-core tile) with split-K (p->k_splits slices of
+/* The gemvn kernel k of plan p with split-K, any batch: one launch of p->k_splits rows of blocks, block row y taking
+ * slice y of k (the kernel cuts it, a multiple of its chunk) and writing its fp32 sums to W[b][y][m][n] in a pool
+ * workspace; ak_gemm_decode_fin_f32 adds the slices in order and runs the epilogue (C, D and the residual with
+ * their batch strides, transposed with _AK_GF_CT). */
+static ak_result _ak_gemm_gemvn_split_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
+                                             ak_kernel* k, ak_dim3 grid, ak_dim3 block, int flags, ak_stream* stream) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
+    const size_t splits = (size_t)p->k_splits, total = s->batch * s->m * s->n, nb = (total + 255) / 256;
+    ak_kernel* kf = NULL;
+    void* ws = NULL;
+    _ak_kargs a;
+    ak_result r;
+    if ((r = _ak_op_kernel(ctx, _ak_src_gemm_decode, "ak_gemm_decode_fin_f32", &kf)) != AK_OK) return r;
+    if ((r = ak_malloc(ctx, splits * total * sizeof(float), stream, &ws)) != AK_OK) return r;
+    _ak_kargs_gemm_mma(&a, g->a, g->b, NULL, ws, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)s->k, (int64_t)s->lda,
+                       (int64_t)s->ldb, 0, (int64_t)s->n, 0, (int64_t)g->stride_a, (int64_t)g->stride_b, 0, 0, 0, (int32_t)s->batch,
+                       1.0f, 0.0f, (flags & (_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB)) | _AK_GF_OUT32, 0.0f);
+    grid.y = (unsigned)splits;
+    r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+    if (r == AK_OK) {
+        _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
+                                  (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
+                                  (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta,
+                                  flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB), g->act_param);
+        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+    }
+    ak_free(ctx, ws);
+    return r;
+}
+
+/* Launch the kernel k of plan p (SIMT, gemv, AMD matrix-core tile) with split-K (p->k_splits slices of
  * _ak_gemm_k_splits' length, batch 1): the equal slices as one batched
  * problem (A and B advanced by a slice per batch entry) writing fp32
- * partials into a pool workspace, a shorter last slice as a second launch
- * (gemvn: one launch of p->k_splits rows of blocks, the kernel cutting k),
+ * partials into a pool workspace, a shorter last slice as a second launch,
  * then ak_gemm_splitk_fin sums the slices in order with the epilogue. */
 static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
                                         ak_kernel* k, ak_dim3 grid, ak_dim3 block, int flags, ak_stream* stream) {
@@ -29444,32 +29488,21 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
     snprintf(fin, sizeof fin, "ak_gemm_splitk_fin_%s", g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
     if ((r = _ak_op_kernel(ctx, _ak_src_gemm, fin, &kf)) != AK_OK) return r;
     if ((r = ak_malloc(ctx, (size_t)splits * per * sizeof(float), stream, &ws)) != AK_OK) return r;
-    if (!strncmp(p->kernel, "ak_gemm_gemvn_", 14)) {
-        /* the gemvn kernel cuts k itself (slice blockIdx.y of gridDim.y, a multiple of its chunk) and writes slice y
-         * to ws + y m n: one launch, no shorter last slice running alone */
-        _ak_kargs_gemm_mma(&a, g->a, g->b, NULL, ws, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)s->k, (int64_t)s->lda,
-                           (int64_t)s->ldb, 0, (int64_t)s->n, 0, 0, 0, 0, 0, 0, 1, 1.0f, 0.0f,
-                           pf | _AK_GF_OUT32 | (_ak_gemm_vec(g->b, s->ldb, 0, s->esz) ? _AK_GF_VB : 0), 0.0f);
-        grid.y = (unsigned)splits;
+    _ak_kargs_gemm_mma(&a, g->a, g->b, NULL, ws, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)kc, (int64_t)s->lda,
+                       (int64_t)s->ldb, 0, (int64_t)s->n, 0, (int64_t)sa, (int64_t)sb, 0, (int64_t)per, 0, (int32_t)nfull, 1.0f,
+                       0.0f, pf | _AK_GF_OUT32 | (_ak_gemm_vec(g->a, s->lda, sa, s->esz) ? _AK_GF_VA : 0) |
+                                 (_ak_gemm_vec(g->b, s->ldb, sb, s->esz) ? _AK_GF_VB : 0), 0.0f);
+    grid.z = (unsigned)(nfull < 65535 ? nfull : 65535);
+    r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
+    if (r == AK_OK && rem) {
+        const void* ar = (const char*)g->a + nfull * sa * s->esz;
+        const void* br = (const char*)g->b + nfull * sb * s->esz;
+        _ak_kargs_gemm_mma(&a, ar, br, NULL, (float*)ws + nfull * per, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)rem,
+                           (int64_t)s->lda, (int64_t)s->ldb, 0, (int64_t)s->n, 0, 0, 0, 0, 0, 0, 1, 1.0f, 0.0f,
+                           pf | _AK_GF_OUT32 | (_ak_gemm_vec(ar, s->lda, 0, s->esz) ? _AK_GF_VA : 0) |
+                               (_ak_gemm_vec(br, s->ldb, 0, s->esz) ? _AK_GF_VB : 0), 0.0f);
         grid.z = 1;
         r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
-    } else {
-        _ak_kargs_gemm_mma(&a, g->a, g->b, NULL, ws, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)kc, (int64_t)s->lda,
-                           (int64_t)s->ldb, 0, (int64_t)s->n, 0, (int64_t)sa, (int64_t)sb, 0, (int64_t)per, 0, (int32_t)nfull, 1.0f,
-                           0.0f, pf | _AK_GF_OUT32 | (_ak_gemm_vec(g->a, s->lda, sa, s->esz) ? _AK_GF_VA : 0) |
-                                     (_ak_gemm_vec(g->b, s->ldb, sb, s->esz) ? _AK_GF_VB : 0), 0.0f);
-        grid.z = (unsigned)(nfull < 65535 ? nfull : 65535);
-        r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
-        if (r == AK_OK && rem) {
-            const void* ar = (const char*)g->a + nfull * sa * s->esz;
-            const void* br = (const char*)g->b + nfull * sb * s->esz;
-            _ak_kargs_gemm_mma(&a, ar, br, NULL, (float*)ws + nfull * per, NULL, NULL, (int32_t)s->m, (int32_t)s->n, (int32_t)rem,
-                               (int64_t)s->lda, (int64_t)s->ldb, 0, (int64_t)s->n, 0, 0, 0, 0, 0, 0, 1, 1.0f, 0.0f,
-                               pf | _AK_GF_OUT32 | (_ak_gemm_vec(ar, s->lda, 0, s->esz) ? _AK_GF_VA : 0) |
-                                   (_ak_gemm_vec(br, s->ldb, 0, s->esz) ? _AK_GF_VB : 0), 0.0f);
-            grid.z = 1;
-            r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
-        }
     }
     if (r == AK_OK) {
         nb = (per + 255) / 256;
@@ -29614,6 +29647,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     block.x = (unsigned)p.threads; block.y = 1; block.z = 1;
     if (grid.y > 65535)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s.m, grid.y, p.bm);
+    if (p.k_splits > 1 && !strncmp(p.kernel, "ak_gemm_gemvn_", 14)) return _ak_gemm_gemvn_split_launch(ctx, g, &s, &p, k, grid, block, flags, stream);
     if (p.k_splits > 1) return _ak_gemm_splitk_launch(ctx, g, &s, &p, k, grid, block, flags, stream);
     return _ak_op_launch3(ctx, k, grid, block, p.shared_bytes, stream, &a);
 }

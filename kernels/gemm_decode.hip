@@ -289,9 +289,10 @@ AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bia
                                                float ap) {                                                              \
         ak_gd_fin<DT>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);       \
     }
-// kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16
+// kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32
 AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f16, ak_f16_t)
 AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_bf16, ak_bf16_t)
+AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f32, ak_f32_t) /* the gemvn kernel's split-K (every architecture) */
 
 /* ---- matrix-vector kernels (every architecture) ------------------------
  * The parameter list of kernels/gemm.hip's kernels (AK_GEMM_PARAMS_T): the
@@ -319,16 +320,17 @@ AK_INLINE const void* ak_gd_off(const void* p, ak_i64 s, int b, int o32, int esz
  * M K reads from L2 (1/8 of its bytes of B at M = 16), not one per column.
  * A thread holds its KPT rows of 4 columns of the next chunk in registers
  * while it computes this one (16-byte loads in flight across the chunk's
- * barrier; rows past the slice read its last row and are zeroed where
+ * barrier; every load unconditional: rows past the slice read its last
+ * row, columns past N the row's last column, zeroed where the chunk is
  * used) and asks for the chunk after that with an L2 prefetch (NVIDIA):
  * per row of B, one 16-byte load, 16-byte broadcast reads of A and 4 FMAs
  * a row of A (4, 8 or 16 rows: the fewest that hold M) into 16 x 4 fp32
  * sums. The k groups' sums are added in shared memory in group order, 4
  * rows at a time (the same sum every run).
- * Split-K (gridDim.y > 1, batch 1): block y runs the y-th slice of k (a
- * multiple of the chunk) and writes its alpha-less fp32 sums to D + y M N
- * (the host passes its workspace, ldd = N, no C / bias / residual);
- * ak_gemm_splitk_fin adds the slices in order and runs the epilogue. */
+ * Split-K (gridDim.y > 1): block y runs the y-th slice of k (a multiple
+ * of the chunk) and writes its alpha-less fp32 sums to D + (b gridDim.y +
+ * y) M N (the host passes its workspace, ldd = N, no C / bias / residual);
+ * ak_gemm_decode_fin_f32 adds the slices in order and runs the epilogue. */
 /* acc[m][q] += A^T[row][m] B[row][q] over the KPT rows of a k group in a staged chunk (sa: its first row; rows KG
  * apart), the first MR rows of A. Each row's 16-byte reads of A are issued before the previous row's FMAs; on AMD a
  * scheduling barrier keeps it that way (left free, the compiler hoisted every row's reads: 288 VGPRs). */
@@ -356,22 +358,23 @@ AK_INLINE void ak_gn_fma(float (&acc)[16][CW], const float* sa, const float (&bc
 #endif
     }
 }
-template <class DT>
-AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
+/* VEC: every column of the block is in B and its rows allow 16-byte loads (block-uniform: the two forms are
+ * separate code; as branches beside each other a compiler merged them into 12- and 4-byte loads on AMD) */
+template <class DT, bool VEC>
+AK_INLINE void ak_gemvn_run(float* sm, AK_GD_PARAMS_T(DT)) {
     typedef typename DT::T T;
     /* KG k groups of 32 column threads: the block is 4 waves (the host launches 4 AK_WAVE threads) */
     /* KPT rows of B a thread a chunk: 8, 4 at wave 64 (8 took over 256 VGPRs on CDNA); EPT elements of A a thread */
     enum { MM = 16, CW = 4, CT = 32, NC = CT * CW, KPT = AK_WAVE == 64 ? 4 : 8, KG = AK_WAVE / 8, KS = KPT * KG, RM = 4,
            EPT = KPT / 2 };
     static_assert(KS * MM == EPT * CT * KG, "a chunk of A is EPT elements a thread");
-    /* the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */
-    __shared__ __align__(16) float sm[KG * RM * NC];
+    static_assert(KG * RM * NC == (AK_WAVE / 8) * 4 * 128 && 2 * KS * MM <= KG * RM * NC, "sm of ak_gemm_gemvn holds both");
+    /* sm: the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */
     const int t = (int)threadIdx.x;
     const int c = t % CT, g = t / CT;
     const int nb = (int)blockIdx.x * NC, n0 = nb + c * CW;
     const bool ta = flags & AK_GD_TA;
     const int o32 = (flags & AK_GD_OUT32) ? 1 : 0;
-    const bool vec = (flags & AK_GD_VB) && n0 + CW <= N;
     /* this block's slice of k: [kb, ke) */
     const int ns = (int)gridDim.y, slice = ns > 1 ? ((K + ns - 1) / ns + KS - 1) / KS * KS : K;
     const int kb = (int)blockIdx.y * slice, ke = K - kb < slice ? K : kb + slice;
@@ -387,6 +390,7 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
         const T* bp = B + (ak_i64)b * sB + n0 + (ak_i64)(kb + g) * ldb;
         const ak_i64 bstep = (ak_i64)KG * ldb;
         const T* blast = B + (ak_i64)b * sB + n0 + (ak_i64)(ke - 1) * ldb; /* read only when the slice has rows */
+        const int lastc = N - 1 - n0; /* the last column of B from n0 (negative past N) */
         int kr = kb + g, ka = kb + kk;
         float acc[MM][CW];
 #pragma unroll
@@ -404,13 +408,14 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
         }                                                                                                       \
         const T* q_ = bp;                                                                                       \
         okm = 0;                                                                                                \
+        _Pragma("unroll") for (int i = 0; i < KPT; i++) okm |= kr + i * KG < ke ? 1 << i : 0;                  \
+        /* every load unconditional, zeros applied where the chunk is used (okm, cmask): a row past the slice   \
+         * reads the slice's last row; a column past N (element loads) the row's last column */                \
         _Pragma("unroll") for (int i = 0; i < KPT; i++) {                                                      \
-            const bool ok_ = kr + i * KG < ke;                                                                  \
-            /* a row past the slice reads the slice's last row, zeroed when used (okm): one 16-byte load */   \
-            okm |= ok_ ? 1 << i : 0;                                                                            \
-            if (vec) DT::ld4(ok_ ? q_ : blast, bn[i]);                                                          \
+            const T* r_ = (okm >> i) & 1 ? q_ : blast;                                                          \
+            if (VEC) DT::ld4(r_, bn[i]);                                                                        \
             else {                                                                                              \
-                _Pragma("unroll") for (int q = 0; q < CW; q++) bn[i][q] = ok_ && n0 + q < N ? DT::to(q_[q]) : 0.0f; \
+                _Pragma("unroll") for (int q = 0; q < CW; q++) bn[i][q] = DT::to(r_[q < lastc ? q : lastc]);   \
             }                                                                                                   \
             q_ += bstep;                                                                                        \
         }                                                                                                       \
@@ -433,15 +438,15 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
 #pragma unroll
             for (int i = 0; i < KPT; i++)
 #pragma unroll
-                for (int q = 0; q < CW; q++) bc[i][q] = (okm >> i) & 1 ? bn[i][q] : 0.0f;
+                for (int q = 0; q < CW; q++) bc[i][q] = (okm >> i) & 1 && (VEC || q <= lastc) ? bn[i][q] : 0.0f;
             if (ck + 1 < nck) AK_GN_LOAD();
             if (M > 8) ak_gn_fma<16, KPT, KG, CW>(acc, sa + g * MM, bc);
             else if (M > 4) ak_gn_fma<8, KPT, KG, CW>(acc, sa + g * MM, bc);
             else ak_gn_fma<4, KPT, KG, CW>(acc, sa + g * MM, bc);
         }
 #undef AK_GN_LOAD
-        /* the k groups' sums, RM rows at a time, added in group order; a slice's sums to D + y M N */
-        void* Db = ns > 1 ? (void*)((float*)D + (ak_i64)blockIdx.y * M * N) : (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);
+        /* the k groups' sums, RM rows at a time, added in group order; a slice's sums to D + (b ns + y) M N */
+        void* Db = ns > 1 ? (void*)((float*)D + ((ak_i64)b * ns + blockIdx.y) * M * N) : (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);
         const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);
         const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);
 #pragma unroll
@@ -465,6 +470,13 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
         }
         __syncthreads(); /* the sums are read before the next problem's A chunk is staged */
     }
+}
+
+template <class DT>
+AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
+    __shared__ __align__(16) float sm[(AK_WAVE / 8) * 4 * 128]; /* KG x RM x NC of ak_gemvn_run */
+    if ((flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 128 <= N) ak_gemvn_run<DT, true>(sm, AK_GD_ARGS);
+    else ak_gemvn_run<DT, false>(sm, AK_GD_ARGS);
 }
 
 /* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -

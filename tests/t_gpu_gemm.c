@@ -408,6 +408,10 @@ static void gemv_path(void) {
     gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 1001, 1003, 1, 0, 15, 2, -1, 0);   /* A stored K x M, every epilogue, batches */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 5, 37, 20000, 0, 0, 2 | 4, 1, 1, 1);   /* odd ldb, offsets: scalar loads; long k */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 3, 4099, 7, 0, 0, 8, 3, 0, 0);         /* short k, 4099 columns */
+    g_split = 1; /* split-K: slices of k as rows of blocks, a batch's slices summed in the finishing pass */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 8, 300, 4000, 0, 0, 15, 3, -1, 0);     /* every epilogue, 3 batches */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 1000, 30000, 1, 0, 2 | 4, 1, 1, 1); /* one row, scalar loads */
+    g_split = 0;
     ak_context_destroy(ctx);
 }
 

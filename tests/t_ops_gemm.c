@@ -356,11 +356,13 @@ static void simt_split_k_plans(void) {
         }
     }
     /* the gemvn kernel (exact f32, m <= 16, B stored K x N): the slice count of least modelled time on 132 SMs, 2 blocks
-     * each: the last wave filled (393 column blocks -> 2 slices, 112 -> 7), slices at least 128 deep, none batched */
+     * each: the last wave filled (393 column blocks -> 2 slices, 112 -> 7; a batch's blocks count together), slices
+     * at least 128 deep */
     {
         static const struct { size_t m, n, k, batch; int split; } gn[] = {
             { 16, 4096, 4096, 1, 8 }, { 16, 50257, 1024, 1, 2 }, { 1, 14336, 4096, 1, 7 }, { 8, 11008, 4096, 1, 3 },
-            { 4, 1024, 8192, 1, 33 }, { 16, 40000, 300, 1, 1 }, { 3, 4099, 7, 1, 1 }, { 16, 4096, 4096, 2, 1 },
+            { 4, 1024, 8192, 1, 33 }, { 16, 40000, 300, 1, 1 }, { 3, 4099, 7, 1, 1 }, { 16, 4096, 4096, 2, 4 },
+            { 8, 1024, 1024, 4, 8 }, { 1, 2048, 2048, 16, 1 },
         };
         for (i = 0; i < sizeof gn / sizeof gn[0]; i++) {
             ak_gemm_desc g = split_desc(AK_F32, gn[i].m, gn[i].n, gn[i].k, gn[i].batch);

@@ -1,9 +1,12 @@
 #!/bin/bash
-# The gemvn kernel with 128-column blocks and A staged a chunk at a time (before: 8 columns a block). From the
+# The gemvn kernel with 128-column blocks and A staged a chunk at a time. .dev/amdkit_old.h was the header before:
+# the 8-column kernel for final_*.json and variants_*.json, this kernel with split-K for a batch of 1 only for
+# batch_*.json (files renamed from fr_* / sw_* after the calls; batch_*_torch.json from the call before the last; variants_* came from headers .dev/amdkit_{a,b,d,e}.h
+# described in bench/NOTES.md, not kept). From the
 # repository root with OUT set: the tree before (.dev/amdkit_old.h, this tree's bench sources) in /tmp/old built beside; gpu_gemm's gemv_path and
 # turned_path while the old tree warms its cells; the few-rows f32 cells (direct and transposed) and the f32 gemv and
 # tall cells for old and new, twice, alternated; the PyTorch peer on the same cells; memcheck of gemv_path and
-# turned_path (MEMCHECK=0: not); SWEEP=1: the drawn shapes of sweep_cases.tsv too; variant headers .dev/amdkit_$v.h for v in $VARIANTS beside old and new; the whole gpu_gemm suite with FULL=1.
+# turned_path (MEMCHECK=0: not); SWEEP=1: the drawn shapes of sweep_cases.tsv too; variant headers .dev/amdkit_$v.h for v in $VARIANTS beside old and new; the whole gpu_gemm suite with FULL=1; TORCH=0: no PyTorch peer.
 set -u
 F=fewrows_,tall_nn_11008x8x4096_f32,tall_tn_8192x16x8192_f32,tall_tn_4096x1x14336_f32,tall_nt_20000x2x3000_f32,gemv_nn_8192x1x8192_f32,gemv_nt_1x11008x4096_f32
 export AMDKIT_CACHE_DIR=/tmp/akc
@@ -29,7 +32,7 @@ for r in 1 2; do
   done
 done
 grep -ciE "fail|wrong" $OUT/fr_*[12].log
-timeout 90 python3 bench/peer_torch_gemm_sweep.py $OUT/fr_cases.tsv $OUT/fr_torch.json --no-compile > $OUT/fr_torch.log 2>&1; echo "torch rc $? $SECONDS s"
+[ "${TORCH:-1}" = 1 ] && timeout 90 python3 bench/peer_torch_gemm_sweep.py $OUT/fr_cases.tsv $OUT/fr_torch.json --no-compile > $OUT/fr_torch.log 2>&1; echo "torch rc $? $SECONDS s"
 # SWEEP=1: the drawn few-rows shapes of sweep_cases.tsv (old and new twice, alternated, then the peer)
 if [ "${SWEEP:-0}" = 1 ]; then
   S=bench/results/h200_gemvn_wide/sweep_cases.tsv
@@ -42,7 +45,7 @@ if [ "${SWEEP:-0}" = 1 ]; then
     done
   done
   grep -ciE "fail|wrong" $OUT/sw_*[12].log
-  timeout 150 python3 bench/peer_torch_gemm_sweep.py $S $OUT/sw_torch.json --no-compile > $OUT/sw_torch.log 2>&1; echo "sweep torch rc $? $SECONDS s"
+  [ "${TORCH:-1}" = 1 ] && timeout 150 python3 bench/peer_torch_gemm_sweep.py $S $OUT/sw_torch.json --no-compile > $OUT/sw_torch.log 2>&1; echo "sweep torch rc $? $SECONDS s"
 fi
 [ "${MEMCHECK:-1}" = 1 ] && AKT_ONLY=gemv_path timeout 120 compute-sanitizer --tool memcheck ./build/amdkit_tests --gpu gpu_gemm > $OUT/memcheck_gemv.log 2>&1; echo "memcheck gemv rc $? $SECONDS s"
 [ "${MEMCHECK:-1}" = 1 ] && AKT_ONLY=turned_path timeout 150 compute-sanitizer --tool memcheck ./build/amdkit_tests --gpu gpu_gemm > $OUT/memcheck_turned.log 2>&1; echo "memcheck turned rc $? $SECONDS s"
