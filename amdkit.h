@@ -19573,7 +19573,7 @@ static const char _ak_src_gemm_decode[] =
     "        const T* q_ = bp;                                                                                       \\\n"
     "        okm = 0;                                                                                                \\\n"
     "        _Pragma(\"unroll\") for (int i = 0; i < KPT; i++) okm |= kr + i * KG < ke ? 1 << i : 0;                  \\\n"
-    "        /* every load unconditional, zeros applied where the chunk is used (okm, cmask): a row past the slice   \\\n"
+    "        /* every load unconditional, zeros applied where the chunk is used (okm, lastc): a row past the slice   \\\n"
     "         * reads the slice's last row; a column past N (element loads) the row's last column */                \\\n"
     "        _Pragma(\"unroll\") for (int i = 0; i < KPT; i++) {                                                      \\\n"
     "            const T* r_ = (okm >> i) & 1 ? q_ : blast;                                                          \\\n"

@@ -409,7 +409,7 @@ AK_INLINE void ak_gemvn_run(float* sm, AK_GD_PARAMS_T(DT)) {
         const T* q_ = bp;                                                                                       \
         okm = 0;                                                                                                \
         _Pragma("unroll") for (int i = 0; i < KPT; i++) okm |= kr + i * KG < ke ? 1 << i : 0;                  \
-        /* every load unconditional, zeros applied where the chunk is used (okm, cmask): a row past the slice   \
+        /* every load unconditional, zeros applied where the chunk is used (okm, lastc): a row past the slice   \
          * reads the slice's last row; a column past N (element loads) the row's last column */                \
         _Pragma("unroll") for (int i = 0; i < KPT; i++) {                                                      \
             const T* r_ = (okm >> i) & 1 ? q_ : blast;                                                          \
