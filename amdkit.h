@@ -19496,8 +19496,7 @@ static const char _ak_src_gemm_decode[] =
     " * y) M N (the host passes its workspace, ldd = N, no C / bias / residual);\n"
     " * ak_gemm_decode_fin_f32 adds the slices in order and runs the epilogue. */\n"
     "/* acc[m][q] += A^T[row][m] B[row][q] over the KPT rows of a k group in a staged chunk (sa: its first row; rows KG\n"
-    " * apart), the first MR rows of A. Each row's 16-byte reads of A are issued before the previous row's FMAs; on AMD a\n"
-    " * scheduling barrier keeps it that way (left free, the compiler hoisted every row's reads: 288 VGPRs). */\n"
+    " * apart), the first MR rows of A; each row's 16-byte reads of A issued before the previous row's FMAs. */\n"
     "template <int MR, int KPT, int KG, int CW>\n"
     "AK_INLINE void ak_gn_fma(float (&acc)[16][CW], const float* sa, const float (&bc)[KPT][CW]) {\n"
     "    float4 a[2][MR / 4];\n"
@@ -19517,9 +19516,6 @@ static const char _ak_src_gemm_decode[] =
     "#pragma unroll\n"
     "                for (int q = 0; q < CW; q++) acc[m4 * 4 + j][q] += av[j] * bc[i][q];\n"
     "        }\n"
-    "#if defined(AK_AMD)\n"
-    "        __builtin_amdgcn_sched_barrier(0);\n"
-    "#endif\n"
     "    }\n"
     "}\n"
     "/* VEC: every column of the block is in B and its rows allow 16-byte loads (block-uniform: the two forms are\n"
@@ -19563,7 +19559,7 @@ static const char _ak_src_gemm_decode[] =
     "            for (int q = 0; q < CW; q++) acc[m][q] = 0.0f;\n"
     "        float an[EPT], bn[KPT][CW];\n"
     "        int okm; /* bit i: row i of bn is in the slice */\n"
-    "        /* the next chunk's loads into an / bn (zeros past M, N and the slice) */\n"
+    "        /* the next chunk's loads into an (zeros past M and the slice) and bn (zeroed where used) */\n"
     "#define AK_GN_LOAD()                                                                                            \\\n"
     "    do {                                                                                                        \\\n"
     "        _Pragma(\"unroll\") for (int j = 0; j < EPT; j++) {                                                      \\\n"
@@ -25437,9 +25433,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:556 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:552 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:566 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:562 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma

@@ -332,8 +332,7 @@ AK_INLINE const void* ak_gd_off(const void* p, ak_i64 s, int b, int o32, int esz
  * y) M N (the host passes its workspace, ldd = N, no C / bias / residual);
  * ak_gemm_decode_fin_f32 adds the slices in order and runs the epilogue. */
 /* acc[m][q] += A^T[row][m] B[row][q] over the KPT rows of a k group in a staged chunk (sa: its first row; rows KG
- * apart), the first MR rows of A. Each row's 16-byte reads of A are issued before the previous row's FMAs; on AMD a
- * scheduling barrier keeps it that way (left free, the compiler hoisted every row's reads: 288 VGPRs). */
+ * apart), the first MR rows of A; each row's 16-byte reads of A issued before the previous row's FMAs. */
 template <int MR, int KPT, int KG, int CW>
 AK_INLINE void ak_gn_fma(float (&acc)[16][CW], const float* sa, const float (&bc)[KPT][CW]) {
     float4 a[2][MR / 4];
@@ -353,9 +352,6 @@ AK_INLINE void ak_gn_fma(float (&acc)[16][CW], const float* sa, const float (&bc
 #pragma unroll
                 for (int q = 0; q < CW; q++) acc[m4 * 4 + j][q] += av[j] * bc[i][q];
         }
-#if defined(AK_AMD)
-        __builtin_amdgcn_sched_barrier(0);
-#endif
     }
 }
 /* VEC: every column of the block is in B and its rows allow 16-byte loads (block-uniform: the two forms are
@@ -399,7 +395,7 @@ AK_INLINE void ak_gemvn_run(float* sm, AK_GD_PARAMS_T(DT)) {
             for (int q = 0; q < CW; q++) acc[m][q] = 0.0f;
         float an[EPT], bn[KPT][CW];
         int okm; /* bit i: row i of bn is in the slice */
-        /* the next chunk's loads into an / bn (zeros past M, N and the slice) */
+        /* the next chunk's loads into an (zeros past M and the slice) and bn (zeroed where used) */
 #define AK_GN_LOAD()                                                                                            \
     do {                                                                                                        \
         _Pragma("unroll") for (int j = 0; j < EPT; j++) {                                                      \
