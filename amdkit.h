@@ -1572,8 +1572,9 @@ typedef struct ak_gemm_plan {
     int k_splits;         /* SIMT, gemv, AMD matrix-core and Hopper TMA paths: k slices run as separate problems
                              whose fp32 partials a second pass adds in order (deterministic) before the epilogue;
                              1: none */
-    int transposed;       /* 1: runs as the transposed product C^T = B^T A^T (n <= 16 < m, k >= 512: the decode,
-                             skinny and gemvn kernels stream the long side); kernel, tile and splits are that product's */
+    int transposed;       /* 1: runs as the transposed product C^T = B^T A^T (n <= 16 < m; k >= 512 for the decode and
+                             skinny kernels, k >= 64 for the exact-f32 gemvn kernels: they stream the long side);
+                             kernel, tile and splits are that product's */
 } ak_gemm_plan;
 /* Plan a descriptor for ctx's device (config.arch when set, so a cpu context
  * can plan for "gfx90a"). Same argument checks as ak_gemm.
@@ -19476,12 +19477,14 @@ static const char _ak_src_gemm_decode[] =
     " * A stream of B, each element of which takes M FMAs (16 at most: 4 an SM\n"
     " * lane a clock at the copy rate, under half what the SM issues). A block\n"
     " * owns 128 columns (32 column threads of 4: a warp reads 512 bytes of a\n"
-    " * row of B) and runs its k range in chunks of KPT rows a k group (KPT 8,\n"
-    " * 4 at wave 64; blockDim / 32 groups): the chunk's 16 x KS slice of A is\n"
-    " * staged once in shared memory as KS rows of 16 (rows past M and K zero;\n"
-    " * each thread stages KPT / 2 consecutive elements along A's rows, read for\n"
-    " * the next chunk while this one is computed), so that A costs the block\n"
-    " * M K reads from L2 (1/8 of its bytes of B at M = 16), not one per column.\n"
+    " * row of B), or 32 (8 column threads, ak_gemm_gemvn32_f32: 4x the blocks,\n"
+    " * for problems with few columns), and runs its k range in chunks of KPT\n"
+    " * rows a k group (KPT 8, 4 at wave 64 and with 32 columns; blockDim /\n"
+    " * column threads groups): the chunk's 16 x KS slice of A is staged once in\n"
+    " * shared memory as KS rows of 16 (rows past M and K zero; each thread\n"
+    " * stages EPT consecutive elements along A's rows, read for the next chunk\n"
+    " * while this one is computed), so that A costs the block M K reads from L2\n"
+    " * (1/8 of its bytes of B at M = 16 with 128 columns), not one per column.\n"
     " * A thread holds its KPT rows of 4 columns of the next chunk in registers\n"
     " * while it computes this one (16-byte loads in flight across the chunk's\n"
     " * barrier; every load unconditional: rows past the slice read its last\n"
@@ -19519,16 +19522,19 @@ static const char _ak_src_gemm_decode[] =
     "    }\n"
     "}\n"
     "/* VEC: every column of the block is in B and its rows allow 16-byte loads (block-uniform: the two forms are\n"
-    " * separate code; as branches beside each other a compiler merged them into 12- and 4-byte loads on AMD) */\n"
-    "template <class DT, bool VEC>\n"
+    " * separate code; as branches beside each other a compiler merged them into 12- and 4-byte loads on AMD).\n"
+    " * CT: column threads (32: 128 columns a block; 8: 32 columns). */\n"
+    "#define AK_GN_SM (64 * AK_WAVE) /* floats of ak_gemm_gemvn's shared memory: both forms' A chunks and sums fit */\n"
+    "template <class DT, bool VEC, int CT>\n"
     "AK_INLINE void ak_gemvn_run(float* sm, AK_GD_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
-    "    /* KG k groups of 32 column threads: the block is 4 waves (the host launches 4 AK_WAVE threads) */\n"
-    "    /* KPT rows of B a thread a chunk: 8, 4 at wave 64 (8 took over 256 VGPRs on CDNA); EPT elements of A a thread */\n"
-    "    enum { MM = 16, CW = 4, CT = 32, NC = CT * CW, KPT = AK_WAVE == 64 ? 4 : 8, KG = AK_WAVE / 8, KS = KPT * KG, RM = 4,\n"
-    "           EPT = KPT / 2 };\n"
-    "    static_assert(KS * MM == EPT * CT * KG, \"a chunk of A is EPT elements a thread\");\n"
-    "    static_assert(KG * RM * NC == (AK_WAVE / 8) * 4 * 128 && 2 * KS * MM <= KG * RM * NC, \"sm of ak_gemm_gemvn holds both\");\n"
+    "    /* KG k groups of CT column threads: the block is 4 waves (the host launches 4 AK_WAVE threads) */\n"
+    "    /* KPT rows of B a thread a chunk: 8, 4 at wave 64 (8 took over 256 VGPRs on CDNA) and with 32 columns (8 took\n"
+    "     * 254 registers on sm_90 and ran slower); EPT elements of A a thread */\n"
+    "    enum { MM = 16, CW = 4, NT = 4 * AK_WAVE, NC = CT * CW, KPT = AK_WAVE == 64 || CT < 32 ? 4 : 8, KG = NT / CT, KS = KPT * KG,\n"
+    "           RM = 4, EPT = KS * MM / NT };\n"
+    "    static_assert(KS * MM == EPT * NT && EPT >= 1 && EPT <= MM && KS % EPT == 0, \"a chunk of A is EPT elements a thread\");\n"
+    "    static_assert(KG * RM * NC <= AK_GN_SM && 2 * KS * MM <= AK_GN_SM, \"sm of ak_gemm_gemvn holds both\");\n"
     "    /* sm: the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */\n"
     "    const int t = (int)threadIdx.x;\n"
     "    const int c = t % CT, g = t / CT;\n"
@@ -19632,11 +19638,13 @@ static const char _ak_src_gemm_decode[] =
     "    }\n"
     "}\n"
     "\n"
-    "template <class DT>\n"
+    "/* the two forms are two kernels: one form's code and registers do not weigh on the other (as one kernel, the\n"
+    " * 128-column form ran 1-27% slower on problems under 10 MB, H200) */\n"
+    "template <class DT, int CT>\n"
     "AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {\n"
-    "    __shared__ __align__(16) float sm[(AK_WAVE / 8) * 4 * 128]; /* KG x RM x NC of ak_gemvn_run */\n"
-    "    if ((flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 128 <= N) ak_gemvn_run<DT, true>(sm, AK_GD_ARGS);\n"
-    "    else ak_gemvn_run<DT, false>(sm, AK_GD_ARGS);\n"
+    "    __shared__ __align__(16) float sm[AK_GN_SM];\n"
+    "    if ((flags & AK_GD_VB) && ((int)blockIdx.x + 1) * CT * 4 <= N) ak_gemvn_run<DT, true, CT>(sm, AK_GD_ARGS);\n"
+    "    else ak_gemvn_run<DT, false, CT>(sm, AK_GD_ARGS);\n"
     "}\n"
     "\n"
     "/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -\n"
@@ -19722,16 +19730,17 @@ static const char _ak_src_gemm_decode[] =
     "#else\n"
     "#define AK_GN_BOUNDS 256\n"
     "#endif\n"
-    "#define AK_GEMM_GEMVN(NAME, DT)                                        \\\n"
+    "#define AK_GEMM_GEMVN(NAME, DT, CT)                                    \\\n"
     "    AK_KERNEL void __launch_bounds__(AK_GN_BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
-    "        ak_gemm_gemvn<DT>(AK_GD_ARGS);                                 \\\n"
+    "        ak_gemm_gemvn<DT, CT>(AK_GD_ARGS);                             \\\n"
     "    }\n"
     "\n"
-    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32\n"
+    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
-    "AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t)\n"
+    "AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t, 32)   /* 128 columns a block */\n"
+    "AK_GEMM_GEMVN(ak_gemm_gemvn32_f32, ak_f32_t, 8) /* 32 */\n"
     ;
 
 /* kernels/gemm_ffma.hip */
@@ -24807,7 +24816,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_cdna", _ak_src_gemm_cdna,
       "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
-      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32" },
+      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32" },
     { "gemm_ffma", _ak_src_gemm_ffma,
       "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32 ak_gemm_ffmaw_kn_f32 ak_gemm_ffmaw_mn_f32 ak_gemm_ffmaw_kk_f32 ak_gemm_ffmaw_mk_f32" },
     { "gemm_fp8", _ak_src_gemm_fp8,
@@ -25433,9 +25442,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:552 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:559 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:562 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:569 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -25688,6 +25697,7 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_gemv_f16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemvn_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemvn32_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_mn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kk_f32", _AK_KIF_gemm_wgmma },
@@ -28781,7 +28791,8 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     }
     /* matrix-vector shapes -> the gemv kernel (exact fp32 math, any arch); so do exact f32 products of at most
      * 16 rows with B stored K x N unless TF32 is allowed (ak_gemm_gemvn: 128 columns a block, A staged in shared
-     * memory a chunk of k at a time; a read of B) */
+     * memory a chunk of k at a time; a read of B; ak_gemm_gemvn32, 32 columns a block, when
+     * _ak_gemm_gemvn_split picks it in _ak_gemm_plan_one) */
     if ((g->n == 1 && !g->trans_a) || (g->m == 1 && g->trans_b) || (g->m <= 16 && !g->trans_b && g->dtype == AK_F32 && !fast32)) {
         const unsigned wave = _ak_op_is_cpu(ctx) ? (unsigned)(arch && arch->wave_size > 0 ? arch->wave_size : 64)
                                                  : (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
@@ -28789,9 +28800,10 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         p->bm = t->bm; p->bn = t->bn; p->bk = t->bk32; p->threads = 4 * (int)wave;
         p->reason = (g->n == 1 && !g->trans_a) || g->trans_b ? t->reason
                     : "exact f32, at most 16 rows times B stored K x N: a read of B; 128 columns a block (32 threads of 4, "
-                      "16-byte loads of B's rows), k in chunks whose 16 x chunk slice of A is staged once in shared memory, "
-                      "8 rows of B a thread in flight, 16 x 4 fp32 sums a thread added over the block's k groups in a fixed "
-                      "order; split-K when the blocks do not fill the device; any architecture";
+                      "16-byte loads of B's rows; 32 columns, 4x the blocks, when few columns fill the device better so), k in "
+                      "chunks whose 16 x chunk slice of A is staged once in shared memory, 4-8 rows of B a thread in flight, "
+                      "16 x 4 fp32 sums a thread added over the block's k groups in a fixed order; split-K when the blocks do not "
+                      "fill the device; any architecture";
         p->path = "gemv";
         p->fast32 = 0;
         snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemv%s_%s", (g->n == 1 && !g->trans_a) || g->trans_b ? "" : "n",
@@ -28951,48 +28963,63 @@ typedef char _ak_gemm_gemv_flags_agree[(_AK_GD_TA == _AK_GF_TA && _AK_GD_TB == _
                                         _AK_GD_C == _AK_GF_C && _AK_GD_BIAS == _AK_GF_BIAS && _AK_GD_RES == _AK_GF_RES &&
                                         _AK_GD_VB == _AK_GF_VB && _AK_GD_ACT_SHIFT == _AK_GF_ACT_SHIFT && _AK_GD_CT == _AK_GF_CT) ? 1 : -1];
 
+/* The gemvn kernels' form for g on cus units of the given wave size: the block's columns (*cols: 128, or 32 for
+ * ak_gemm_gemvn32_f32) and the count of k slices (returned, 1: no split), of the least modelled time in rows of B a 128-column
+ * block streams: waves of blocks (2 an SM) x (a slice in chunks + 2 chunks of set-up), plus, when split, the
+ * partials (m rows a block, written and read) and 250 rows for the finishing pass and its launch (H200: at 100,
+ * problems under 10 MB were split that ran faster in one launch). A chunk takes about one memory round trip in either form: 32
+ * rows of 128 columns, or 64 (wave 32) / 128 (wave 64) rows of 32 columns. Filling the last wave is what it weighs:
+ * 393 column blocks in 264 places ran 2 waves as 1.5 of work (H200: 0.123 ms for 16 x 50257 x 1024, one slice); the
+ * 32-column form gives problems of few columns 4x the blocks. Slices are at least 128 deep, at most 64, and their
+ * fp32 partials under 1 GiB. Ties keep 128 columns (a quarter of the reads of A). */
+static int _ak_gemm_gemvn_split(const ak_gemm_desc* g, int wave, int cus, int* cols) {
+    const size_t slots = (size_t)(cus > 0 ? cus : 1) * 2, batch = g->batch ? g->batch : 1;
+    double best = 0.0;
+    int f, best_s = 1;
+    size_t n;
+    *cols = 128;
+    for (f = 0; f < 2; f++) {
+        const size_t nc = f ? 32 : 128, tiles = (g->n + nc - 1) / nc * batch;
+        const double chunk = f ? (wave == 64 ? 128.0 : 64.0) : 32.0; /* rows a chunk */
+        for (n = 1; n <= 64 && (n == 1 || n * 128 <= g->k); n++) {
+            const double waves = (double)((tiles * n + slots - 1) / slots);
+            const double t = waves * ((double)g->k / (double)n * 32.0 / chunk + 64.0) +
+                             (n > 1 ? (double)(tiles * n) * (double)g->m * 2.0 * (double)nc / 128.0 / (double)slots + 250.0 : 0.0);
+            if ((double)n * (double)(tiles * nc) * (double)g->m * 4.0 > 1073741824.0) break;
+            if ((f == 0 && n == 1) || t < best) { best = t; best_s = (int)n; *cols = (int)nc; }
+        }
+    }
+    return best_s;
+}
+
 /* Split-K of plan p (the SIMT tiles, the gemv and gemvn kernels, the AMD
  * matrix-core tiles): a single problem with fewer output tiles than the
  * units hold blocks (128 x 128 tiles: one a unit for simt_l, two for the FFMA
- * kernel; the MFMA / WMMA tile of the plan: one a unit; gemvn's 128-column
- * blocks: two a unit), or fewer gemv outputs (a wave each) than 32 a unit,
- * and a long k runs as k slices (of a multiple of
- * 16) that together fill them once, at least 256 deep each (gemv: 2048;
- * matrix cores: 1024; gemvn: 128), at most 64, with the fp32 partials' workspace under
- * 1 GiB; 1 when that gives fewer than 2 slices. gemvn (any batch): the
- * count of least modelled time instead, which also splits many column blocks
- * that leave the last wave part empty (_ak_gemm_gemvn_split_launch). The
- * slices run as one batched launch (plus one for a shorter last slice);
- * ak_gemm_splitk_fin adds them in order and runs the epilogue. */
+ * kernel; the MFMA / WMMA tile of the plan: one a unit), or fewer gemv
+ * outputs (a wave each) than 32 a unit, and a long k runs as k slices (of a
+ * multiple of 16) that together fill them once, at least 256 deep each
+ * (gemv: 2048; matrix cores: 1024), at most 64, with the fp32 partials'
+ * workspace under 1 GiB; 1 when that gives fewer than 2 slices. The gemvn
+ * kernels (any batch): _ak_gemm_gemvn_split's count, run by
+ * _ak_gemm_gemvn_split_launch. The other slices run as one batched launch
+ * (plus one for a shorter last slice); ak_gemm_splitk_fin adds them in order
+ * and runs the epilogue. */
 static int _ak_gemm_k_splits(const ak_gemm_desc* g, const ak_gemm_plan* p, int cus, size_t* kc) {
-    const int gemv = !strncmp(p->kernel, "ak_gemm_gemv_", 13), gemvn = !strncmp(p->kernel, "ak_gemm_gemvn_", 14);
+    const int gemv = !strncmp(p->kernel, "ak_gemm_gemv_", 13), gemvn = !strncmp(p->kernel, "ak_gemm_gemvn", 13);
     const int amd_mc = !strncmp(p->kernel, "ak_gemm_mma_", 12) && (!strcmp(p->path, "mfma") || !strcmp(p->path, "wmma"));
     const int ffma = !strncmp(p->kernel, "ak_gemm_ffma", 12);
     const size_t bm = amd_mc || ffma ? (size_t)p->bm : 128, bn = amd_mc || ffma ? (size_t)p->bn : 128;
-    const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : gemvn ? (g->n + 127) / 128 * (g->batch ? g->batch : 1)
-                                                                       : ((g->m + bm - 1) / bm) * ((g->n + bn - 1) / bn);
-    const size_t slots = (size_t)cus * (gemv ? 32 : (ffma && bm == 128) || gemvn ? 2 : 1); /* blocks (waves) a unit holds */
-    const size_t deep = gemv ? 2048 : amd_mc ? 1024 : gemvn ? 128 : 256;
+    const size_t tiles = gemv ? (g->n == 1 && !g->trans_a ? g->m : g->n) : ((g->m + bm - 1) / bm) * ((g->n + bn - 1) / bn);
+    const size_t slots = (size_t)cus * (gemv ? 32 : ffma && bm == 128 ? 2 : 1); /* blocks (waves) a unit holds */
+    const size_t deep = gemv ? 2048 : amd_mc ? 1024 : 256;
     size_t want, c, n;
     *kc = g->k;
     if (!gemv && !gemvn && !amd_mc && strncmp(p->kernel, "ak_gemm_simt_", 13) && !ffma) return 1;
-    if (gemvn && slots > 0) {
-        /* the count of slices with the least modelled time, in rows of B a block streams: waves of blocks x (a slice +
-         * 64 rows of set-up), plus, when split, the partials (m rows a block, written and read) and 100 rows for the
-         * finishing pass. Filling the last wave is what it weighs: 393 column blocks in 264 places ran 2 waves as 1.5
-         * of work (H200: 0.123 ms for 16 x 50257 x 1024, one slice) */
-        double best = 0.0;
-        size_t s1 = 1;
-        for (n = 1; n <= 64 && n * deep <= g->k; n++) {
-            const double waves = (double)((tiles * n + slots - 1) / slots);
-            const double t = waves * ((double)g->k / (double)n + 64.0) +
-                             (n > 1 ? (double)(tiles * n) * (double)g->m * 2.0 / (double)slots + 100.0 : 0.0);
-            if (n == 1 || t < best) { best = t; s1 = n; }
-        }
-        while (s1 >= 2 && (double)s1 * (double)tiles * 128.0 * (double)g->m * 4.0 > 1073741824.0) s1--;
-        if (s1 < 2) return 1;
-        *kc = (g->k + s1 - 1) / s1;
-        return (int)s1;
+    if (gemvn) {
+        int cols;
+        const int n1 = _ak_gemm_gemvn_split(g, p->threads / 4, cus, &cols);
+        if (n1 >= 2) *kc = (g->k + (size_t)n1 - 1) / (size_t)n1;
+        return n1;
     }
     if (g->batch > 1 || tiles >= slots || bm == 0 || bn == 0) return 1;
     want = slots / tiles;
@@ -29017,8 +29044,14 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
         size_t kc;
         p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
-        if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemvn_", 14))
-            p->reason = "exact f32, at most 16 rows times B stored K x N, with split-K: the 128-column blocks (of every batch "
+        if (!strncmp(p->kernel, "ak_gemm_gemvn", 13)) { /* the 32-column kernel when the model picks it */
+            int cols;
+            (void)_ak_gemm_gemvn_split(g, p->threads / 4, cus, &cols);
+            p->bn = cols;
+            if (cols == 32) snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemvn32_f32");
+        }
+        if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemvn", 13))
+            p->reason = "exact f32, at most 16 rows times B stored K x N, with split-K: the column blocks (of every batch "
                         "entry) fill the device's places (2 an SM) badly, so k is cut into slices (>= 128 deep, a row of blocks "
                         "each, the count of least modelled time) whose fp32 partials go to a pool workspace; a second pass adds "
                         "them in a fixed order and runs the epilogue";
@@ -29072,14 +29105,15 @@ static void _ak_gemm_turn(const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gem
     ts->lda = s->ldb; ts->ldb = s->lda;
 }
 
-/* The plan: _ak_gemm_plan_one's, or, for a 16-bit or f32 product with n <= 16 < m and k >= 512 that it gives a
- * tile kernel (whose 64- to 256-wide column tiles are mostly idle), the plan of the transposed product when that
- * is a stream of the long operand (the decode, skinny or gemvn kernel), marked transposed. Below a k of 512 (the
- * skinny kernel's k chunk) the streams are short and their set-up dominates: H100, 100000 x 3 x 64 bf16 ran
- * 3.3x slower on the skinny kernel than on the tile, 65536 x 16 x 256 6% slower on the decode kernel. */
+/* The plan: _ak_gemm_plan_one's, or, for a 16-bit or f32 product with n <= 16 < m that it gives a tile kernel
+ * (whose 64- to 256-wide column tiles are mostly idle), the plan of the transposed product when that is a stream
+ * of the long operand (the decode or skinny kernel with k >= 512, the gemvn kernel with k >= 64), marked
+ * transposed. Below a k of 512 (the skinny kernel's k chunk) the decode and skinny streams are short and their
+ * set-up dominates: H100, 100000 x 3 x 64 bf16 ran 3.3x slower on the skinny kernel than on the tile, 65536 x 16 x
+ * 256 6% slower on the decode kernel. The gemvn kernel's chunk is 32 to 128 rows. */
 static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, ak_gemm_plan* p) {
     ak_result r = _ak_gemm_plan_one(ctx, g, s, p);
-    if (r == AK_OK && s->n <= 16 && s->m > 16 && s->k >= 512 && (g->dtype == AK_F32 || g->dtype == AK_F16 || g->dtype == AK_BF16) && p->path &&
+    if (r == AK_OK && s->n <= 16 && s->m > 16 && s->k >= 64 && (g->dtype == AK_F32 || g->dtype == AK_F16 || g->dtype == AK_BF16) && p->path &&
         strcmp(p->path, "cpu") && strcmp(p->path, "decode") && strcmp(p->path, "skinny") && strcmp(p->path, "gemv")
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
         && _ak_gemm_force < 0
@@ -29091,7 +29125,7 @@ static ak_result _ak_gemm_plan(ak_context* ctx, const ak_gemm_desc* g, const _ak
         _ak_gemm_turn(g, s, &t, &ts);
         memset(&pt, 0, sizeof pt);
         if (_ak_gemm_plan_one(ctx, &t, &ts, &pt) == AK_OK && pt.path &&
-            (!strcmp(pt.path, "decode") || !strcmp(pt.path, "skinny") || !strncmp(pt.kernel, "ak_gemm_gemvn_", 14))) {
+            (((!strcmp(pt.path, "decode") || !strcmp(pt.path, "skinny")) && s->k >= 512) || !strncmp(pt.kernel, "ak_gemm_gemvn", 13))) {
             *p = pt;
             p->transposed = 1;
             p->reason = !strcmp(pt.path, "decode")
@@ -29636,14 +29670,16 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (!strcmp(p.path, "gemv")) { /* one wave per output, p.bm of them a block, the blocks along x */
         const size_t outs = s.n == 1 && !g->trans_a ? s.m : s.n;
         grid.x = (unsigned)((outs + (size_t)p.bm - 1) / (size_t)p.bm);
-        if (!strncmp(p.kernel, "ak_gemm_gemvn_", 14)) grid.x = (unsigned)((s.n + 127) / 128); /* 128 columns a block */
+        if (!strncmp(p.kernel, "ak_gemm_gemvn", 13)) { /* 128 or 32 columns a block */
+            grid.x = (unsigned)((s.n + (size_t)p.bn - 1) / (size_t)p.bn);
+        }
         grid.y = 1;
     }
     grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
     block.x = (unsigned)p.threads; block.y = 1; block.z = 1;
     if (grid.y > 65535)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: m = %zu needs %u row blocks of %d, the launch allows 65535", s.m, grid.y, p.bm);
-    if (p.k_splits > 1 && !strncmp(p.kernel, "ak_gemm_gemvn_", 14)) return _ak_gemm_gemvn_split_launch(ctx, g, &s, &p, k, grid, block, flags, stream);
+    if (p.k_splits > 1 && !strncmp(p.kernel, "ak_gemm_gemvn", 13)) return _ak_gemm_gemvn_split_launch(ctx, g, &s, &p, k, grid, block, flags, stream);
     if (p.k_splits > 1) return _ak_gemm_splitk_launch(ctx, g, &s, &p, k, grid, block, flags, stream);
     return _ak_op_launch3(ctx, k, grid, block, p.shared_bytes, stream, &a);
 }

@@ -312,12 +312,14 @@ AK_INLINE const void* ak_gd_off(const void* p, ak_i64 s, int b, int o32, int esz
  * A stream of B, each element of which takes M FMAs (16 at most: 4 an SM
  * lane a clock at the copy rate, under half what the SM issues). A block
  * owns 128 columns (32 column threads of 4: a warp reads 512 bytes of a
- * row of B) and runs its k range in chunks of KPT rows a k group (KPT 8,
- * 4 at wave 64; blockDim / 32 groups): the chunk's 16 x KS slice of A is
- * staged once in shared memory as KS rows of 16 (rows past M and K zero;
- * each thread stages KPT / 2 consecutive elements along A's rows, read for
- * the next chunk while this one is computed), so that A costs the block
- * M K reads from L2 (1/8 of its bytes of B at M = 16), not one per column.
+ * row of B), or 32 (8 column threads, ak_gemm_gemvn32_f32: 4x the blocks,
+ * for problems with few columns), and runs its k range in chunks of KPT
+ * rows a k group (KPT 8, 4 at wave 64 and with 32 columns; blockDim /
+ * column threads groups): the chunk's 16 x KS slice of A is staged once in
+ * shared memory as KS rows of 16 (rows past M and K zero; each thread
+ * stages EPT consecutive elements along A's rows, read for the next chunk
+ * while this one is computed), so that A costs the block M K reads from L2
+ * (1/8 of its bytes of B at M = 16 with 128 columns), not one per column.
  * A thread holds its KPT rows of 4 columns of the next chunk in registers
  * while it computes this one (16-byte loads in flight across the chunk's
  * barrier; every load unconditional: rows past the slice read its last
@@ -355,16 +357,19 @@ AK_INLINE void ak_gn_fma(float (&acc)[16][CW], const float* sa, const float (&bc
     }
 }
 /* VEC: every column of the block is in B and its rows allow 16-byte loads (block-uniform: the two forms are
- * separate code; as branches beside each other a compiler merged them into 12- and 4-byte loads on AMD) */
-template <class DT, bool VEC>
+ * separate code; as branches beside each other a compiler merged them into 12- and 4-byte loads on AMD).
+ * CT: column threads (32: 128 columns a block; 8: 32 columns). */
+#define AK_GN_SM (64 * AK_WAVE) /* floats of ak_gemm_gemvn's shared memory: both forms' A chunks and sums fit */
+template <class DT, bool VEC, int CT>
 AK_INLINE void ak_gemvn_run(float* sm, AK_GD_PARAMS_T(DT)) {
     typedef typename DT::T T;
-    /* KG k groups of 32 column threads: the block is 4 waves (the host launches 4 AK_WAVE threads) */
-    /* KPT rows of B a thread a chunk: 8, 4 at wave 64 (8 took over 256 VGPRs on CDNA); EPT elements of A a thread */
-    enum { MM = 16, CW = 4, CT = 32, NC = CT * CW, KPT = AK_WAVE == 64 ? 4 : 8, KG = AK_WAVE / 8, KS = KPT * KG, RM = 4,
-           EPT = KPT / 2 };
-    static_assert(KS * MM == EPT * CT * KG, "a chunk of A is EPT elements a thread");
-    static_assert(KG * RM * NC == (AK_WAVE / 8) * 4 * 128 && 2 * KS * MM <= KG * RM * NC, "sm of ak_gemm_gemvn holds both");
+    /* KG k groups of CT column threads: the block is 4 waves (the host launches 4 AK_WAVE threads) */
+    /* KPT rows of B a thread a chunk: 8, 4 at wave 64 (8 took over 256 VGPRs on CDNA) and with 32 columns (8 took
+     * 254 registers on sm_90 and ran slower); EPT elements of A a thread */
+    enum { MM = 16, CW = 4, NT = 4 * AK_WAVE, NC = CT * CW, KPT = AK_WAVE == 64 || CT < 32 ? 4 : 8, KG = NT / CT, KS = KPT * KG,
+           RM = 4, EPT = KS * MM / NT };
+    static_assert(KS * MM == EPT * NT && EPT >= 1 && EPT <= MM && KS % EPT == 0, "a chunk of A is EPT elements a thread");
+    static_assert(KG * RM * NC <= AK_GN_SM && 2 * KS * MM <= AK_GN_SM, "sm of ak_gemm_gemvn holds both");
     /* sm: the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */
     const int t = (int)threadIdx.x;
     const int c = t % CT, g = t / CT;
@@ -468,11 +473,13 @@ AK_INLINE void ak_gemvn_run(float* sm, AK_GD_PARAMS_T(DT)) {
     }
 }
 
-template <class DT>
+/* the two forms are two kernels: one form's code and registers do not weigh on the other (as one kernel, the
+ * 128-column form ran 1-27% slower on problems under 10 MB, H200) */
+template <class DT, int CT>
 AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
-    __shared__ __align__(16) float sm[(AK_WAVE / 8) * 4 * 128]; /* KG x RM x NC of ak_gemvn_run */
-    if ((flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 128 <= N) ak_gemvn_run<DT, true>(sm, AK_GD_ARGS);
-    else ak_gemvn_run<DT, false>(sm, AK_GD_ARGS);
+    __shared__ __align__(16) float sm[AK_GN_SM];
+    if ((flags & AK_GD_VB) && ((int)blockIdx.x + 1) * CT * 4 <= N) ak_gemvn_run<DT, true, CT>(sm, AK_GD_ARGS);
+    else ak_gemvn_run<DT, false, CT>(sm, AK_GD_ARGS);
 }
 
 /* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -
@@ -558,13 +565,14 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
 #else
 #define AK_GN_BOUNDS 256
 #endif
-#define AK_GEMM_GEMVN(NAME, DT)                                        \
+#define AK_GEMM_GEMVN(NAME, DT, CT)                                    \
     AK_KERNEL void __launch_bounds__(AK_GN_BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \
-        ak_gemm_gemvn<DT>(AK_GD_ARGS);                                 \
+        ak_gemm_gemvn<DT, CT>(AK_GD_ARGS);                             \
     }
 
-// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32
+// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32
 AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)
 AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)
 AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)
-AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t)
+AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t, 32)   /* 128 columns a block */
+AK_GEMM_GEMVN(ak_gemm_gemvn32_f32, ak_f32_t, 8) /* 32 */

@@ -336,7 +336,7 @@ static void akemu_register(void) {
     AKEMU_K(ak_gemm_mma_s_f16) AKEMU_K(ak_gemm_mma_s_bf16) AKEMU_K(ak_gemm_mma_s_f32) AKEMU_K(ak_gemm_mma_s_x32)
     AKEMU_K(ak_gemm_simt_l_f32) AKEMU_K(ak_gemm_simt_l_f16) AKEMU_K(ak_gemm_simt_l_bf16)
     AKEMU_K(ak_gemm_skinny_f32) AKEMU_K(ak_gemm_skinny_f16) AKEMU_K(ak_gemm_skinny_bf16)
-    AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16) AKEMU_K(ak_gemm_gemvn_f32) AKEMU_K(ak_gemm_decode_fin_f32)
+    AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16) AKEMU_K(ak_gemm_gemvn_f32) AKEMU_K(ak_gemm_gemvn32_f32) AKEMU_K(ak_gemm_decode_fin_f32)
     AKEMU_K(ak_gemm_splitk_fin_f32) AKEMU_K(ak_gemm_splitk_fin_f16) AKEMU_K(ak_gemm_splitk_fin_bf16)
     AKEMU_K(ak_gemm_i8_l_f16) AKEMU_K(ak_gemm_i8_l_bf16) AKEMU_K(ak_gemm_i8_s_f16) AKEMU_K(ak_gemm_i8_s_bf16)
     AKEMU_K(ak_gemm_fp8_l_e4e4) AKEMU_K(ak_gemm_fp8_l_e4e5) AKEMU_K(ak_gemm_fp8_l_e5e4) AKEMU_K(ak_gemm_fp8_l_e5e5)
@@ -553,6 +553,8 @@ static void emu_gemm_tile(int small, int quick) {
     /* long k: the lanes' k loop several turns and a partial last turn, both layouts of A */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 7, 40, 1100, 1, 0, 2, 1, 0, 0);
     if (!quick) gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 9, 1030, 0, 0, 1 | 8, 2, 1, 1);
+    /* many columns: the 128-column kernel at either wave size (few columns take the 32-column one) */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 4, 40000, 100, 0, 0, 2, 1, 0, 0);
     /* the matrix-vector kernel (ak_gemm_gemv: a wave a row of A, its evict-first 16-byte loads two steps deep, then
      * one step, then the element tail), A x for every type; x W^T in f32 */
     {

@@ -355,22 +355,26 @@ static void simt_split_k_plans(void) {
                        "gemv %zux%zux%zu: path %s, k_splits %d (expected %d)", g.m, g.n, g.k, p.path, p.k_splits, gv[i].split);
         }
     }
-    /* the gemvn kernel (exact f32, m <= 16, B stored K x N): the slice count of least modelled time on 132 SMs, 2 blocks
-     * each: the last wave filled (393 column blocks -> 2 slices, 112 -> 7; a batch's blocks count together), slices
-     * at least 128 deep */
+    /* the gemvn kernels (exact f32, m <= 16, B stored K x N): the form (128 or 32 columns a block) and slice count of
+     * least modelled time on 132 SMs, 2 blocks each: the last wave filled (393 column blocks -> 2 slices, 112 -> 7; a
+     * batch's blocks count together), slices at least 128 deep; few columns take 32-column blocks, unsplit where the
+     * finishing pass would cost more than the slices save */
     {
-        static const struct { size_t m, n, k, batch; int split; } gn[] = {
-            { 16, 4096, 4096, 1, 8 }, { 16, 50257, 1024, 1, 2 }, { 1, 14336, 4096, 1, 7 }, { 8, 11008, 4096, 1, 3 },
-            { 4, 1024, 8192, 1, 33 }, { 16, 40000, 300, 1, 1 }, { 3, 4099, 7, 1, 1 }, { 16, 4096, 4096, 2, 4 },
-            { 8, 1024, 1024, 4, 8 }, { 1, 2048, 2048, 16, 1 },
+        static const struct { size_t m, n, k, batch; int split, cols; } gn[] = {
+            { 16, 4096, 4096, 1, 8, 128 }, { 16, 50257, 1024, 1, 2, 128 }, { 1, 14336, 4096, 1, 7, 128 },
+            { 8, 11008, 4096, 1, 3, 128 }, { 4, 1024, 8192, 1, 33, 128 }, { 16, 40000, 300, 1, 1, 128 },
+            { 3, 4099, 7, 1, 1, 32 },      { 16, 4096, 4096, 2, 4, 128 }, { 8, 1024, 1024, 4, 8, 128 },
+            { 1, 2048, 2048, 16, 1, 128 }, { 8, 768, 512, 1, 1, 32 },     { 16, 2304, 512, 1, 1, 32 },
+            { 16, 384, 5120, 1, 22, 32 },  { 16, 256, 256, 1, 1, 32 },
         };
         for (i = 0; i < sizeof gn / sizeof gn[0]; i++) {
             ak_gemm_desc g = split_desc(AK_F32, gn[i].m, gn[i].n, gn[i].k, gn[i].batch);
             ak_gemm_plan p;
             if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
-            AKT_CHECKF(!strcmp(p.kernel, "ak_gemm_gemvn_f32") && p.k_splits == gn[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
-                       "gemvn %zux%zux%zu batch %zu: %s, k_splits %d (expected %d)", g.m, g.n, g.k, g.batch, p.kernel, p.k_splits,
-                       gn[i].split);
+            AKT_CHECKF(!strcmp(p.kernel, gn[i].cols == 32 ? "ak_gemm_gemvn32_f32" : "ak_gemm_gemvn_f32") && p.bn == gn[i].cols &&
+                           p.k_splits == gn[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
+                       "gemvn %zux%zux%zu batch %zu: %s (%d columns), k_splits %d (expected %d, %d columns)", g.m, g.n, g.k, g.batch,
+                       p.kernel, p.bn, p.k_splits, gn[i].split, gn[i].cols);
         }
     }
     ak_context_destroy(ctx);
@@ -442,8 +446,9 @@ static void plans_follow_arch_and_config(void) {
     expect_plan_tb("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 1, 1, "ak_gemm_gemv_f32", "gemv");   /* one row: a matrix-vector product */
     expect_plan_tb("gfx90a", AK_ON, -1, -1, 0, AK_BF16, 1, 1, "ak_gemm_gemv_bf16", "gemv");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 1, 1, "ak_gemm_decode_kk_bf16", "decode");  /* NVIDIA 16-bit: the decode kernel */
-    expect_plan_tb("gfx1100", AK_ON, -1, -1, 0, AK_F32, 1, 0, "ak_gemm_gemvn_f32", "gemv");   /* exact f32 x @ B, B stored K x N */
-    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 16, 0, "ak_gemm_gemvn_f32", "gemv");     /* up to 16 rows */
+    /* exact f32 x @ B, B stored K x N, up to 16 rows (k = 64: the 32-column blocks, 4x as many) */
+    expect_plan_tb("gfx1100", AK_ON, -1, -1, 0, AK_F32, 1, 0, "ak_gemm_gemvn32_f32", "gemv");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 16, 0, "ak_gemm_gemvn32_f32", "gemv");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F32, 17, 0, "ak_gemm_ffma_kn_f32", "simt");     /* exact f32 on NVIDIA: FFMAs */
     expect_plan_tb("sm_90", AK_ON, AK_F32, AK_OFF, 0, AK_F32, 8192, 1, "ak_gemm_ffma_kk_f32", "simt");
     expect_plan_tb("sm_80", AK_OFF, -1, -1, 0, AK_F32, 8192, 1, "ak_gemm_ffma_kk_f32", "simt");    /* matrix cores off: the same */
@@ -515,10 +520,10 @@ static void plans_follow_arch_and_config(void) {
     expect_plan("gfx942", AK_ON, AK_BF16, AK_ON, 0, AK_F32, 8192, "ak_gemm_mma_l_f32", "mfma");
 }
 
-/* n <= 16 < m with k >= 512: the transposed product C^T = B^T A^T on the
- * decode (16-bit, NVIDIA), skinny (A stored m x k) or gemvn (exact f32, A
- * stored k x m) kernels; a short k, an AMD 16-bit A stored k x m and
- * m <= 16 keep their plans. */
+/* n <= 16 < m: the transposed product C^T = B^T A^T on the decode (16-bit,
+ * NVIDIA) or skinny (A stored m x k) kernels with k >= 512, the gemvn
+ * kernels (exact f32, A stored k x m) with k >= 64; a shorter k, an AMD
+ * 16-bit A stored k x m and m <= 16 keep their plans. */
 static void tall_products_turned(void) {
     static const struct { const char* arch; ak_dtype dt; size_t m, n, k; int ta, tb, turned; const char* kernel; } c[] = {
         { "sm_90", AK_BF16, 14336, 1, 4096, 1, 0, 1, "ak_gemm_decode_kn_bf16" },
@@ -532,6 +537,10 @@ static void tall_products_turned(void) {
         { "gfx942", AK_F16, 11008, 8, 4096, 0, 1, 1, "ak_gemm_skinny_f16" },
         { "gfx942", AK_F16, 11008, 8, 4096, 1, 1, 0, "ak_gemm_mma_" },      /* A stored k x m: no 16-bit stream of it */
         { "gfx1100", AK_F32, 3000, 5, 1000, 1, 0, 1, "ak_gemm_gemvn_f32" },
+        { "sm_90", AK_F32, 384, 8, 256, 1, 0, 1, "ak_gemm_gemvn32_f32" },  /* short k: a stream still */
+        { "sm_90", AK_F32, 65536, 16, 64, 1, 0, 1, "ak_gemm_gemvn_f32" },
+        { "sm_90", AK_F32, 384, 8, 63, 1, 0, 0, "ak_gemm_ffma" },           /* k < 64: the tile */
+        { "sm_90", AK_F32, 8192, 4, 256, 0, 0, 0, "ak_gemm_ffma" },         /* A stored m x k, k < 512: the tile */
     };
     size_t i;
     for (i = 0; i < sizeof c / sizeof c[0]; i++) {
@@ -678,10 +687,14 @@ static void tile_table_matches_kernel_source(void) {
                 hit = strstr(src, pat);
                 if (!hit && (hit = strstr(srcd, pat)) != NULL && ((hit >= srcd + 12 && !strncmp(hit - 12, "AK_GEMM_GEMV", 12)) ||
                                                                   (hit >= srcd + 13 && !strncmp(hit - 13, "AK_GEMM_GEMVN", 13)))) {
-                    /* kernels/gemm_decode.hip, fixed in ak_gemm_gemv: one wave per output, 4 waves a block, 8 elements a lane step */
+                    /* kernels/gemm_decode.hip, fixed in ak_gemm_gemv: one wave per output, 4 waves a block, 8 elements a lane step;
+                     * AK_GEMM_GEMVN(name, DT, CT): 4 waves a block of CT column threads of 4 columns */
+                    const int gn = hit >= srcd + 13 && !strncmp(hit - 13, "AK_GEMM_GEMVN", 13);
+                    int ct = 0;
+                    if (gn) AKT_EQ_INT(sscanf(hit + strlen(pat), "%*[^,], %d", &ct), 1);
                     nt = !strncmp(archs[a], "gfx1", 4) || !strncmp(archs[a], "sm_", 3) ? 128 : 256;
-                    AKT_CHECKF(p.bm == 4 && p.bn == 4 && p.bk == 8 && p.threads == nt, "%s: table %dx%dx%d/%d", p.kernel, p.bm, p.bn,
-                               p.bk, p.threads);
+                    AKT_CHECKF(p.bm == 4 && p.bn == (gn ? 4 * ct : 4) && p.bk == 8 && p.threads == nt, "%s: table %dx%dx%d/%d",
+                               p.kernel, p.bm, p.bn, p.bk, p.threads);
                     ak_context_destroy(ctx);
                     continue;
                 }

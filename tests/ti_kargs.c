@@ -423,6 +423,10 @@ static void akk_walk_matrix(ak_context* ctx) {
             g.dtype = dts[d]; g.out_dtype = dts[d]; g.a = a; g.b = b; g.d = dd;
             g.m = 1000; g.n = 1; g.k = 4096;
             AKT_OK(ak_gemm(ctx, &g, NULL));
+            if (dts[d] == AK_F32) { /* exact f32, few rows and few columns: the 32-column gemvn kernel */
+                g.m = 8; g.n = 768; g.k = 512;
+                AKT_OK(ak_gemm(ctx, &g, NULL));
+            }
         }
         for (h = 0; h < sizeof hds / sizeof hds[0]; h++) {
             ak_attention_args at;
