@@ -22957,7 +22957,8 @@ static const char _ak_src_quant[] =
     "/* y = s q in the group's scale, in units of E codes, a pair of them a thread and tile (ak_quant_map), so a warp's\n"
     " * loads and stores each cover one contiguous run: 16-bit y with widths a multiple of 16, E = 16; else E = 16 bytes\n"
     " * of y (4 f32 / 8 f16 or bf16) where the width is a multiple of E; else for 16-bit y, E = 4 where the width is a\n"
-    " * multiple of 4; q aligned to E bytes and y to the store; else element by element. The host's grid gives a block\n"
+    " * multiple of 4; q aligned to E bytes and y to the store; else element by element. One scale for the tensor: no\n"
+    " * unit can straddle a scale group, so the largest unit whatever the width (ak_quant_map takes the tail). The host's grid gives a block\n"
     " * one tile of the largest unit (16 codes, 4 for f32), so the smaller units take two or four turns. The group's\n"
     " * scale is looked up once a unit, its row by a multiply (ak_div31: cm, cs) when the tensor has under 2^31\n"
     " * elements. Measured on the H100 (bench/NOTES.md): 8 codes a unit was 2-3% slower per row at 8192 wide than 16;\n"
@@ -22979,11 +22980,12 @@ static const char _ak_src_quant[] =
     "    };\n"
     "    auto one = [&](ak_i64 i) { y[i] = D::from(scale_at(i) * ak_fp8_dec<F>(q[i])); };\n"
     "    const ak_u64 qa = (ak_u64)q, ya = (ak_u64)y;\n"
-    "    if (D::SIZE == 2 && cols % 16 == 0 && (qa & 15u) == 0 && (ya & 15u) == 0)\n"
+    "    const ak_i64 w = mode == AK_QUANT_TENSOR ? 16 : cols; /* what a unit must divide */\n"
+    "    if (D::SIZE == 2 && w % 16 == 0 && (qa & 15u) == 0 && (ya & 15u) == 0)\n"
     "        ak_quant_map<D, 16>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, 16>(q, y, i0, i1, scale_at); }, one);\n"
-    "    else if (cols % V == 0 && (qa & (ak_u64)(V - 1)) == 0 && (ya & 15u) == 0)\n"
+    "    else if (w % V == 0 && (qa & (ak_u64)(V - 1)) == 0 && (ya & 15u) == 0)\n"
     "        ak_quant_map<D, V>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, V>(q, y, i0, i1, scale_at); }, one);\n"
-    "    else if (D::SIZE == 2 && cols % 4 == 0 && (qa & 3u) == 0 && (ya & 7u) == 0)\n"
+    "    else if (D::SIZE == 2 && w % 4 == 0 && (qa & 3u) == 0 && (ya & 7u) == 0)\n"
     "        ak_quant_map<D, 4>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, 4>(q, y, i0, i1, scale_at); }, one);\n"
     "    else\n"
     "        for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) one(i);\n"
@@ -25284,29 +25286,29 @@ static inline void _ak_kargs_pool(_ak_kargs* kargs_, const void* x, void* y, voi
     ak_args_i32(a_, OW); ak_args_i32(a_, kD); ak_args_i32(a_, kH); ak_args_i32(a_, kW); ak_args_i32(a_, sD); ak_args_i32(a_, sH); ak_args_i32(a_, sW); ak_args_i32(a_, pD); ak_args_i32(a_, pH);
     ak_args_i32(a_, pW); ak_args_i32(a_, dD); ak_args_i32(a_, dH); ak_args_i32(a_, dW); ak_args_i32(a_, cip); ak_args_i32(a_, divisor);
 }
-/* kernels/quant.hip:709 ak_quant_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:711 ak_quant_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant(_ak_kargs* kargs_, const void* x, void* q, int64_t rows, int64_t cols, int32_t mode, void* scale, int32_t compute, void* amax, const void* amax_in) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_i32(a_, compute); ak_args_ptr(a_, amax);
     ak_args_ptr(a_, amax_in);
 }
-/* kernels/quant.hip:721 ak_quant_tensor_##DN##_##FN (macro AK_QUANT) */
+/* kernels/quant.hip:723 ak_quant_tensor_##DN##_##FN (macro AK_QUANT) */
 static inline void _ak_kargs_quant_tensor(_ak_kargs* kargs_, const void* x, void* q, int64_t n, void* scale, void* amax, void* ws) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_tensor);
     ak_args_ptr(a_, x); ak_args_ptr(a_, q); ak_args_i64(a_, n); ak_args_ptr(a_, scale); ak_args_ptr(a_, amax); ak_args_ptr(a_, ws);
 }
-/* kernels/quant.hip:725 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
+/* kernels/quant.hip:727 ak_dequant_##FN##_##DN (macro AK_DEQUANT) */
 static inline void _ak_kargs_dequant(_ak_kargs* kargs_, const void* q, void* y, int64_t rows, int64_t cols, int32_t mode, const void* scale, uint32_t cm, int32_t cs) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i32(a_, mode); ak_args_ptr(a_, scale); ak_args_u32(a_, cm); ak_args_i32(a_, cs);
 }
-/* kernels/quant.hip:729 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
+/* kernels/quant.hip:731 ak_dequant_kv_##FN##_##DN (macro AK_DEQUANT_KV) */
 static inline void _ak_kargs_dequant_kv(_ak_kargs* kargs_, const void* q, void* y, int64_t nb, int64_t heads, int64_t rows, int64_t cols, int64_t s0, int64_t s1, int64_t s2, const void* scale) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_dequant_kv);
     ak_args_ptr(a_, q); ak_args_ptr(a_, y); ak_args_i64(a_, nb); ak_args_i64(a_, heads); ak_args_i64(a_, rows); ak_args_i64(a_, cols); ak_args_i64(a_, s0); ak_args_i64(a_, s1); ak_args_i64(a_, s2);
     ak_args_ptr(a_, scale);
 }
-/* kernels/quant.hip:733 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
+/* kernels/quant.hip:735 ak_quant_amax_##DN (macro AK_QUANT_AMAX) */
 static inline void _ak_kargs_quant_amax(_ak_kargs* kargs_, const void* x, int64_t n, void* amax) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_quant_amax);
     ak_args_ptr(a_, x); ak_args_i64(a_, n); ak_args_ptr(a_, amax);
@@ -25452,9 +25454,9 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
 #define _ak_kargs_norm_narrow _ak_kargs_norm   /* kernels/norm.hip:389 ak_norm_narrow_##DT (macro AK_NORM): the same list */
 #define _AK_KIF_norm_narrow _AK_KIF_norm
-#define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:713 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
+#define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:715 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
 #define _AK_KIF_quant_row _AK_KIF_quant
-#define _ak_kargs_quant_block _ak_kargs_quant   /* kernels/quant.hip:717 ak_quant_block_##DN##_##FN (macro AK_QUANT): the same list */
+#define _ak_kargs_quant_block _ak_kargs_quant   /* kernels/quant.hip:719 ak_quant_block_##DN##_##FN (macro AK_QUANT): the same list */
 #define _AK_KIF_quant_block _AK_KIF_quant
 #define _ak_kargs_softmax_narrow _ak_kargs_softmax   /* kernels/softmax.hip:391 ak_softmax_narrow_##DT (macro AK_SOFTMAX): the same list */
 #define _AK_KIF_softmax_narrow _AK_KIF_softmax

@@ -649,7 +649,8 @@ AK_INLINE void ak_dequant_pair(const ak_u8* q, typename D::T* y, ak_i64 i0, ak_i
 /* y = s q in the group's scale, in units of E codes, a pair of them a thread and tile (ak_quant_map), so a warp's
  * loads and stores each cover one contiguous run: 16-bit y with widths a multiple of 16, E = 16; else E = 16 bytes
  * of y (4 f32 / 8 f16 or bf16) where the width is a multiple of E; else for 16-bit y, E = 4 where the width is a
- * multiple of 4; q aligned to E bytes and y to the store; else element by element. The host's grid gives a block
+ * multiple of 4; q aligned to E bytes and y to the store; else element by element. One scale for the tensor: no
+ * unit can straddle a scale group, so the largest unit whatever the width (ak_quant_map takes the tail). The host's grid gives a block
  * one tile of the largest unit (16 codes, 4 for f32), so the smaller units take two or four turns. The group's
  * scale is looked up once a unit, its row by a multiply (ak_div31: cm, cs) when the tensor has under 2^31
  * elements. Measured on the H100 (bench/NOTES.md): 8 codes a unit was 2-3% slower per row at 8192 wide than 16;
@@ -671,11 +672,12 @@ AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak
     };
     auto one = [&](ak_i64 i) { y[i] = D::from(scale_at(i) * ak_fp8_dec<F>(q[i])); };
     const ak_u64 qa = (ak_u64)q, ya = (ak_u64)y;
-    if (D::SIZE == 2 && cols % 16 == 0 && (qa & 15u) == 0 && (ya & 15u) == 0)
+    const ak_i64 w = mode == AK_QUANT_TENSOR ? 16 : cols; /* what a unit must divide */
+    if (D::SIZE == 2 && w % 16 == 0 && (qa & 15u) == 0 && (ya & 15u) == 0)
         ak_quant_map<D, 16>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, 16>(q, y, i0, i1, scale_at); }, one);
-    else if (cols % V == 0 && (qa & (ak_u64)(V - 1)) == 0 && (ya & 15u) == 0)
+    else if (w % V == 0 && (qa & (ak_u64)(V - 1)) == 0 && (ya & 15u) == 0)
         ak_quant_map<D, V>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, V>(q, y, i0, i1, scale_at); }, one);
-    else if (D::SIZE == 2 && cols % 4 == 0 && (qa & 3u) == 0 && (ya & 7u) == 0)
+    else if (D::SIZE == 2 && w % 4 == 0 && (qa & 3u) == 0 && (ya & 7u) == 0)
         ak_quant_map<D, 4>(n, true, [&](ak_i64 i0, ak_i64 i1) { ak_dequant_pair<F, D, 4>(q, y, i0, i1, scale_at); }, one);
     else
         for (ak_i64 i = ak_gtid(); i < n; i += ak_gstride()) one(i);
