@@ -19533,7 +19533,7 @@ static const char _ak_src_gemm_decode[] =
     "     * 254 registers on sm_90 and ran slower); EPT elements of A a thread */\n"
     "    enum { MM = 16, CW = 4, NT = 4 * AK_WAVE, NC = CT * CW, KPT = AK_WAVE == 64 || CT < 32 ? 4 : 8, KG = NT / CT, KS = KPT * KG,\n"
     "           RM = 4, EPT = KS * MM / NT };\n"
-    "    static_assert(KS * MM == EPT * NT && EPT >= 1 && EPT <= MM && KS % EPT == 0, \"a chunk of A is EPT elements a thread\");\n"
+    "    static_assert(KS * MM == EPT * NT && EPT >= 1 && MM % EPT == 0 && KS % EPT == 0, \"a chunk of A is EPT elements a thread\");\n"
     "    static_assert(KG * RM * NC <= AK_GN_SM && 2 * KS * MM <= AK_GN_SM, \"sm of ak_gemm_gemvn holds both\");\n"
     "    /* sm: the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */\n"
     "    const int t = (int)threadIdx.x;\n"

@@ -368,7 +368,7 @@ AK_INLINE void ak_gemvn_run(float* sm, AK_GD_PARAMS_T(DT)) {
      * 254 registers on sm_90 and ran slower); EPT elements of A a thread */
     enum { MM = 16, CW = 4, NT = 4 * AK_WAVE, NC = CT * CW, KPT = AK_WAVE == 64 || CT < 32 ? 4 : 8, KG = NT / CT, KS = KPT * KG,
            RM = 4, EPT = KS * MM / NT };
-    static_assert(KS * MM == EPT * NT && EPT >= 1 && EPT <= MM && KS % EPT == 0, "a chunk of A is EPT elements a thread");
+    static_assert(KS * MM == EPT * NT && EPT >= 1 && MM % EPT == 0 && KS % EPT == 0, "a chunk of A is EPT elements a thread");
     static_assert(KG * RM * NC <= AK_GN_SM && 2 * KS * MM <= AK_GN_SM, "sm of ak_gemm_gemvn holds both");
     /* sm: the double-buffered A chunks (2 x KS x 16) and then the k groups' sums (KG x RM x NC) */
     const int t = (int)threadIdx.x;
