@@ -650,11 +650,11 @@ AK_INLINE void ak_dequant_pair(const ak_u8* q, typename D::T* y, ak_i64 i0, ak_i
  * loads and stores each cover one contiguous run: 16-bit y with widths a multiple of 16, E = 16; else E = 16 bytes
  * of y (4 f32 / 8 f16 or bf16) where the width is a multiple of E; else for 16-bit y, E = 4 where the width is a
  * multiple of 4; q aligned to E bytes and y to the store; else element by element. One scale for the tensor: no
- * unit can straddle a scale group, so the largest unit whatever the width (ak_quant_map takes the tail). The host's grid gives a block
- * one tile of the largest unit (16 codes, 4 for f32), so the smaller units take two or four turns. The group's
- * scale is looked up once a unit, its row by a multiply (ak_div31: cm, cs) when the tensor has under 2^31
- * elements. Measured on the H100 (bench/NOTES.md): 8 codes a unit was 2-3% slower per row at 8192 wide than 16;
- * the row by a 32-bit division, 8% slower for f32 rows than by the multiply. */
+ * unit can straddle a scale group, so the largest unit whatever the width (ak_quant_map takes the tail). The
+ * host's grid gives a block one tile of the largest unit (16 codes, 4 for f32), so the smaller units take two or
+ * four turns. The group's scale is looked up once a unit, its row by a multiply (ak_div31: cm, cs) when the
+ * tensor has under 2^31 elements. Measured on the H100 (bench/NOTES.md): 8 codes a unit was 2-3% slower per
+ * row at 8192 wide than 16; the row by a 32-bit division, 8% slower for f32 rows than by the multiply. */
 template <int F, class D>
 AK_INLINE void ak_dequant_impl(const ak_u8* q, typename D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale,
                                 ak_u32 cm, int cs) {
