@@ -29001,13 +29001,13 @@ static int _ak_gemm_gemvn_split(const ak_gemm_desc* g, int wave, int cus, int* c
  * outputs (a wave each) than 32 a unit, and a long k runs as k slices (of a
  * multiple of 16) that together fill them once, at least 256 deep each
  * (gemv: 2048; matrix cores: 1024), at most 64, with the fp32 partials'
- * workspace under 1 GiB; 1 when that gives fewer than 2 slices. The gemvn
- * kernels (any batch): _ak_gemm_gemvn_split's count, run by
- * _ak_gemm_gemvn_split_launch. The other slices run as one batched launch
+ * workspace under 1 GiB; 1 when that gives fewer than 2 slices (the gemvn
+ * kernels: 1 here; _ak_gemm_plan_one takes _ak_gemm_gemvn_split's count,
+ * run by _ak_gemm_gemvn_split_launch). The slices run as one batched launch
  * (plus one for a shorter last slice); ak_gemm_splitk_fin adds them in order
  * and runs the epilogue. */
 static int _ak_gemm_k_splits(const ak_gemm_desc* g, const ak_gemm_plan* p, int cus, size_t* kc) {
-    const int gemv = !strncmp(p->kernel, "ak_gemm_gemv_", 13), gemvn = !strncmp(p->kernel, "ak_gemm_gemvn", 13);
+    const int gemv = !strncmp(p->kernel, "ak_gemm_gemv_", 13);
     const int amd_mc = !strncmp(p->kernel, "ak_gemm_mma_", 12) && (!strcmp(p->path, "mfma") || !strcmp(p->path, "wmma"));
     const int ffma = !strncmp(p->kernel, "ak_gemm_ffma", 12);
     const size_t bm = amd_mc || ffma ? (size_t)p->bm : 128, bn = amd_mc || ffma ? (size_t)p->bn : 128;
@@ -29016,13 +29016,7 @@ static int _ak_gemm_k_splits(const ak_gemm_desc* g, const ak_gemm_plan* p, int c
     const size_t deep = gemv ? 2048 : amd_mc ? 1024 : 256;
     size_t want, c, n;
     *kc = g->k;
-    if (!gemv && !gemvn && !amd_mc && strncmp(p->kernel, "ak_gemm_simt_", 13) && !ffma) return 1;
-    if (gemvn) {
-        int cols;
-        const int n1 = _ak_gemm_gemvn_split(g, p->threads / 4, cus, &cols);
-        if (n1 >= 2) *kc = (g->k + (size_t)n1 - 1) / (size_t)n1;
-        return n1;
-    }
+    if (!gemv && !amd_mc && strncmp(p->kernel, "ak_gemm_simt_", 13) && !ffma) return 1;
     if (g->batch > 1 || tiles >= slots || bm == 0 || bn == 0) return 1;
     want = slots / tiles;
     if (want > g->k / deep) want = g->k / deep;
@@ -29045,13 +29039,13 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
         size_t kc;
-        p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
-        if (!strncmp(p->kernel, "ak_gemm_gemvn", 13)) { /* the 32-column kernel when the model picks it */
+        if (!strncmp(p->kernel, "ak_gemm_gemvn", 13)) { /* the form (32 columns: its own kernel) and slices of the model */
             int cols;
-            (void)_ak_gemm_gemvn_split(g, p->threads / 4, cus, &cols);
+            p->k_splits = _ak_gemm_gemvn_split(g, p->threads / 4, cus, &cols);
             p->bn = cols;
             if (cols == 32) snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemvn32_f32");
-        }
+        } else
+            p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
         if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemvn", 13))
             p->reason = "exact f32, at most 16 rows times B stored K x N, with split-K: the column blocks (of every batch "
                         "entry) fill the device's places (2 an SM) badly, so k is cut into slices (>= 128 deep, a row of blocks "
@@ -29669,12 +29663,10 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
                        g->act_param);
     grid.x = (unsigned)((s.n + (size_t)p.bn - 1) / (size_t)p.bn);
     grid.y = (unsigned)((s.m + (size_t)p.bm - 1) / (size_t)p.bm); /* skinny: bm = 16 >= m, one row of blocks */
-    if (!strcmp(p.path, "gemv")) { /* one wave per output, p.bm of them a block, the blocks along x */
+    if (!strcmp(p.path, "gemv")) { /* gemv: one wave per output, p.bm of them a block, the blocks along x; gemvn: p.bn
+                                      (128 or 32) columns a block, as above */
         const size_t outs = s.n == 1 && !g->trans_a ? s.m : s.n;
-        grid.x = (unsigned)((outs + (size_t)p.bm - 1) / (size_t)p.bm);
-        if (!strncmp(p.kernel, "ak_gemm_gemvn", 13)) { /* 128 or 32 columns a block */
-            grid.x = (unsigned)((s.n + (size_t)p.bn - 1) / (size_t)p.bn);
-        }
+        if (strncmp(p.kernel, "ak_gemm_gemvn", 13)) grid.x = (unsigned)((outs + (size_t)p.bm - 1) / (size_t)p.bm);
         grid.y = 1;
     }
     grid.z = (unsigned)(s.batch < 65535 ? s.batch : 65535);
