@@ -19186,8 +19186,9 @@ static const char _ak_src_gemm_decode[] =
     " * the epilogue.\n"
     " *\n"
     " * The matrix-vector kernels (ak_gemm_gemv_*: n = 1 with A k-contiguous, or\n"
-    " * m = 1 with B stored N x K; ak_gemm_gemvn_f32: exact f32 with m <= 16 and B\n"
-    " * stored K x N) live here too, for every architecture: FMAs, no matrix\n"
+    " * m = 1 with B stored N x K; ak_gemm_gemvn_f32 / gemvn32_f32: exact f32 with\n"
+    " * m <= 16 and B stored K x N; ak_gemm_gemvn4_f32: the same with m <= 4) live\n"
+    " * here too, for every architecture: FMAs, no matrix\n"
     " * instruction, the parameter list of kernels/gemm.hip's kernels.\n"
     " *\n"
     " * flags (as kernels/gemm.hip): bit 0 A transposed, 1 B transposed, 2 D / C /\n"
@@ -19647,6 +19648,153 @@ static const char _ak_src_gemm_decode[] =
     "    else ak_gemvn_run<DT, false, CT>(sm, AK_GD_ARGS);\n"
     "}\n"
     "\n"
+    "/* ---- one to four rows times W stored K x N: 512 threads, 32 columns ----\n"
+    " * ak_gemm_gemvn4_f32: what the two forms above do for m <= 4, in blocks of\n"
+    " * 512 threads (16 warps; AMD: 256 threads) over 32 columns, so that one row\n"
+    " * of 4096 columns fills an H200 from 128 blocks without a split of k (the\n"
+    " * forms above split it and add a finishing pass). 8 column threads of 4\n"
+    " * columns and blockDim / 8 k groups, a thread's KPT consecutive rows of a\n"
+    " * chunk (8 on NVIDIA, 4 on AMD; a warp's load instruction reads 4 128-byte\n"
+    " * rows): its KPT 16-byte loads of B (evict-first) in flight at once and the\n"
+    " * next chunk's lines asked into L2 (NVIDIA); A read directly, 16 bytes a\n"
+    " * load where its rows are 16-byte (an element a load else: the host takes\n"
+    " * this form for m > 1 only with 16-byte loads of A, as element loads ran\n"
+    " * 0.78-0.86x the forms above on 50-190 MB problems of 3 rows, H200; a block\n"
+    " * reads A once for its 8 column threads, m / 32 of its bytes of B), no\n"
+    " * barrier in the loop. The k groups' sums are added over each wave's lanes\n"
+    " * of a column (exchanges in a fixed order), then over the waves in shared\n"
+    " * memory in wave order. Split-K as above (gridDim.y slices, a multiple of\n"
+    " * the chunk, fp32 partials, ak_gemm_decode_fin_f32). */\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_GN4_NT 512\n"
+    "#define AK_GN4_KPT 8\n"
+    "#else\n"
+    "#define AK_GN4_NT 256 /* at 512 threads (4 rows a thread) gfx906 and gfx1030 spilled at their 128 VGPRs */\n"
+    "#define AK_GN4_KPT 4\n"
+    "#endif\n"
+    "template <class DT, bool VEC, int MR>\n"
+    "AK_INLINE void ak_gemvn4_run(float* sm, AK_GD_PARAMS_T(DT)) {\n"
+    "    typedef typename DT::T T;\n"
+    "    /* KPT: 8 rows a thread a chunk on NVIDIA (128 registers, a block an SM); 4 on AMD */\n"
+    "    enum { CT = 8, CW = 4, NC = CT * CW, NT = AK_GN4_NT, KG = NT / CT, KPT = AK_GN4_KPT, KS = KPT * KG, NW = NT / AK_WAVE };\n"
+    "    const int t = (int)threadIdx.x;\n"
+    "    const int c = t % CT, g = t / CT, w = t / AK_WAVE, lane = t % AK_WAVE;\n"
+    "    const int nb = (int)blockIdx.x * NC, n0 = nb + c * CW;\n"
+    "    const bool ta = flags & AK_GD_TA;\n"
+    "    const int o32 = (flags & AK_GD_OUT32) ? 1 : 0;\n"
+    "    const int ns = (int)gridDim.y, slice = ns > 1 ? ((K + ns - 1) / ns + KS - 1) / KS * KS : K;\n"
+    "    const int kb = (int)blockIdx.y * slice, ke = K - kb < slice ? K : kb + slice;\n"
+    "    const int lastc = N - 1 - n0;\n"
+    "    const ak_i64 ams = ta ? 1 : lda, aks = ta ? lda : 1; /* A's element (m, k) at m ams + k aks */\n"
+    "    /* A's rows 16-byte aligned (every batch entry): A stored M x K, 16-byte loads along k; A stored K x M with M = 4,\n"
+    "     * a row of k a 16-byte load */\n"
+    "    const bool avr = lda % 4 == 0 && sA % 4 == 0 && ak_aligned16(A), av4 = !ta && avr, avt = ta && avr && MR == 4 && M == 4;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const T* ab = A + (ak_i64)b * sA;\n"
+    "        const T* bb = B + (ak_i64)b * sB + n0;\n"
+    "        const T* blast = bb + (ak_i64)(ke - 1) * ldb; /* read only when the slice has rows */\n"
+    "        float acc[MR][CW];\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MR; m++)\n"
+    "#pragma unroll\n"
+    "            for (int q = 0; q < CW; q++) acc[m][q] = 0.0f;\n"
+    "        for (int k0 = kb + g * KPT; k0 < ke; k0 += KS) {\n"
+    "            float bn[KPT][CW], av[KPT][MR];\n"
+    "            /* every load of B unconditional: a row past the slice reads its last row, a column past N (element\n"
+    "             * loads) the row's last column; zeros where used */\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < KPT; i++) {\n"
+    "                const T* r_ = k0 + i < ke ? bb + (ak_i64)(k0 + i) * ldb : blast;\n"
+    "                if (VEC) {\n"
+    "                    ak_u32 u[4];\n"
+    "                    ak_ld16_last(r_, u);\n"
+    "                    ak_widen_words<DT, 4>(u, bn[i]);\n"
+    "                } else {\n"
+    "#pragma unroll\n"
+    "                    for (int q = 0; q < CW; q++) bn[i][q] = DT::to(r_[q < lastc ? q : lastc]);\n"
+    "                }\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < KPT; i++)\n"
+    "                if (k0 + KS + i < ke) ak_prefetch_l2(bb + (ak_i64)(k0 + KS + i) * ldb);\n"
+    "            /* A: 16-byte loads where its rows allow (stored M x K: the thread's KPT rows of k in the slice; stored\n"
+    "             * K x M, M = 4: a row of k a load), else an element a load */\n"
+    "            if (av4 && k0 + KPT <= ke) {\n"
+    "#pragma unroll\n"
+    "                for (int m = 0; m < MR; m++) {\n"
+    "                    float f[KPT];\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < KPT; i += 4) DT::ld4(ab + (ak_i64)(m < M ? m : 0) * lda + k0 + i, f + i);\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < KPT; i++) av[i][m] = m < M ? f[i] : 0.0f;\n"
+    "                }\n"
+    "            } else if (avt) {\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < KPT; i++) {\n"
+    "                    float f[4];\n"
+    "                    DT::ld4(ab + (ak_i64)(k0 + i < ke ? k0 + i : ke - 1) * lda, f);\n"
+    "#pragma unroll\n"
+    "                    for (int m = 0; m < MR; m++) av[i][m] = k0 + i < ke ? f[m & 3] : 0.0f;\n"
+    "                }\n"
+    "            } else {\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < KPT; i++)\n"
+    "#pragma unroll\n"
+    "                    for (int m = 0; m < MR; m++)\n"
+    "                        av[i][m] = k0 + i < ke && m < M ? DT::to(ab[(ak_i64)m * ams + (ak_i64)(k0 + i) * aks]) : 0.0f;\n"
+    "            }\n"
+    "#pragma unroll\n"
+    "            for (int i = 0; i < KPT; i++)\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < CW; q++) {\n"
+    "                    const float bv = VEC || q <= lastc ? bn[i][q] : 0.0f;\n"
+    "#pragma unroll\n"
+    "                    for (int m = 0; m < MR; m++) acc[m][q] += av[i][m] * bv;\n"
+    "                }\n"
+    "        }\n"
+    "        /* a wave's k groups of a column (lanes CT apart), then the waves in order */\n"
+    "#pragma unroll\n"
+    "        for (int m = 0; m < MR; m++)\n"
+    "#pragma unroll\n"
+    "            for (int q = 0; q < CW; q++)\n"
+    "#pragma unroll\n"
+    "                for (int o = CT; o < AK_WAVE; o <<= 1) acc[m][q] += ak_shfl_xor(acc[m][q], o);\n"
+    "        if (lane < CT) {\n"
+    "#pragma unroll\n"
+    "            for (int m = 0; m < MR; m++) *(float4*)(sm + (w * MR + m) * NC + c * CW) = make_float4(acc[m][0], acc[m][1], acc[m][2], acc[m][3]);\n"
+    "        }\n"
+    "        __syncthreads();\n"
+    "        void* Db = ns > 1 ? (void*)((float*)D + ((ak_i64)b * ns + blockIdx.y) * M * N) : (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);\n"
+    "        const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);\n"
+    "        const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);\n"
+    "        if (t < MR * NC) {\n"
+    "            const int j = t / NC, col = t % NC;\n"
+    "            if (j < M && nb + col < N) {\n"
+    "                float sum = 0.0f;\n"
+    "#pragma unroll\n"
+    "                for (int q = 0; q < NW; q++) sum += sm[(q * MR + j) * NC + col];\n"
+    "                ak_gd_out<DT>(j, nb + col, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "            }\n"
+    "        }\n"
+    "        __syncthreads(); /* the sums are read before the next problem's */\n"
+    "    }\n"
+    "}\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gemm_gemvn4(AK_GD_PARAMS_T(DT)) {\n"
+    "    __shared__ __align__(16) float sm[AK_GN4_NT / AK_WAVE * 4 * 32 + 4]; /* at least one wave's */\n"
+    "    const bool vec = (flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 32 <= N;\n"
+    "    if (M > 2) {\n"
+    "        if (vec) ak_gemvn4_run<DT, true, 4>(sm, AK_GD_ARGS);\n"
+    "        else ak_gemvn4_run<DT, false, 4>(sm, AK_GD_ARGS);\n"
+    "    } else if (M > 1) {\n"
+    "        if (vec) ak_gemvn4_run<DT, true, 2>(sm, AK_GD_ARGS);\n"
+    "        else ak_gemvn4_run<DT, false, 2>(sm, AK_GD_ARGS);\n"
+    "    } else {\n"
+    "        if (vec) ak_gemvn4_run<DT, true, 1>(sm, AK_GD_ARGS);\n"
+    "        else ak_gemvn4_run<DT, false, 1>(sm, AK_GD_ARGS);\n"
+    "    }\n"
+    "}\n"
+    "\n"
     "/* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -\n"
     " * One wave per output (a k-contiguous row with the vector, any element\n"
     " * stride), 4 waves a block; a lane reads 8 consecutive elements a step\n"
@@ -19734,13 +19882,19 @@ static const char _ak_src_gemm_decode[] =
     "    AK_KERNEL void __launch_bounds__(AK_GN_BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
     "        ak_gemm_gemvn<DT, CT>(AK_GD_ARGS);                             \\\n"
     "    }\n"
+    "/* gemvn4: 512 threads, one block an SM on NVIDIA (128 registers); 256 on AMD */\n"
+    "#define AK_GEMM_GEMVN4(NAME, DT)                                      \\\n"
+    "    AK_KERNEL void __launch_bounds__(AK_GN4_NT) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_gemvn4<DT>(AK_GD_ARGS);                               \\\n"
+    "    }\n"
     "\n"
-    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32\n"
+    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
     "AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t, 32)   /* 128 columns a block */\n"
     "AK_GEMM_GEMVN(ak_gemm_gemvn32_f32, ak_f32_t, 8) /* 32 */\n"
+    "AK_GEMM_GEMVN4(ak_gemm_gemvn4_f32, ak_f32_t) /* 32, m <= 4 */\n"
     ;
 
 /* kernels/gemm_ffma.hip */
@@ -24818,7 +24972,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_cdna", _ak_src_gemm_cdna,
       "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
-      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32" },
+      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32" },
     { "gemm_ffma", _ak_src_gemm_ffma,
       "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32 ak_gemm_ffmaw_kn_f32 ak_gemm_ffmaw_mn_f32 ak_gemm_ffmaw_kk_f32 ak_gemm_ffmaw_mk_f32" },
     { "gemm_fp8", _ak_src_gemm_fp8,
@@ -25178,7 +25332,7 @@ static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const voi
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
     ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:255 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:256 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -25187,7 +25341,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:286 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:287 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25444,10 +25598,12 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:559 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:707 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:569 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:717 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:722 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_fp8 _ak_kargs_gemm_i8   /* kernels/gemm_fp8.hip:313 NAME (macro AK_GEMM_FP8): the same list */
@@ -25700,6 +25856,7 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_gemv_bf16", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemvn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemvn32_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemvn4_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_mn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kk_f32", _AK_KIF_gemm_wgmma },
@@ -28793,8 +28950,8 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
     }
     /* matrix-vector shapes -> the gemv kernel (exact fp32 math, any arch); so do exact f32 products of at most
      * 16 rows with B stored K x N unless TF32 is allowed (ak_gemm_gemvn: 128 columns a block, A staged in shared
-     * memory a chunk of k at a time; a read of B; ak_gemm_gemvn32, 32 columns a block, when
-     * _ak_gemm_gemvn_split picks it in _ak_gemm_plan_one) */
+     * memory a chunk of k at a time; a read of B; ak_gemm_gemvn32, 32 columns a block, and ak_gemm_gemvn4, 32
+     * columns of 512 threads for m <= 4, when _ak_gemm_gemvn_split picks them in _ak_gemm_plan_one) */
     if ((g->n == 1 && !g->trans_a) || (g->m == 1 && g->trans_b) || (g->m <= 16 && !g->trans_b && g->dtype == AK_F32 && !fast32)) {
         const unsigned wave = _ak_op_is_cpu(ctx) ? (unsigned)(arch && arch->wave_size > 0 ? arch->wave_size : 64)
                                                  : (unsigned)_ak_target_wave(ctx, ctx->dev.arch);
@@ -28802,7 +28959,9 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         p->bm = t->bm; p->bn = t->bn; p->bk = t->bk32; p->threads = 4 * (int)wave;
         p->reason = (g->n == 1 && !g->trans_a) || g->trans_b ? t->reason
                     : "exact f32, at most 16 rows times B stored K x N: a read of B; 128 columns a block (32 threads of 4, "
-                      "16-byte loads of B's rows; 32 columns, 4x the blocks, when few columns fill the device better so), k in "
+                      "16-byte loads of B's rows; 32 columns, 4x the blocks, when few columns fill the device better so; 32 columns "
+                      "of 512 threads, 256 on AMD, A read directly, for one row or up to 4 with 16-byte rows of A when the "
+                      "model finds it faster), k in "
                       "chunks whose 16 x chunk slice of A is staged once in shared memory, 4-8 rows of B a thread in flight, "
                       "16 x 4 fp32 sums a thread added over the block's k groups in a fixed order; split-K when the blocks do not "
                       "fill the device; any architecture";
@@ -28965,30 +29124,38 @@ typedef char _ak_gemm_gemv_flags_agree[(_AK_GD_TA == _AK_GF_TA && _AK_GD_TB == _
                                         _AK_GD_C == _AK_GF_C && _AK_GD_BIAS == _AK_GF_BIAS && _AK_GD_RES == _AK_GF_RES &&
                                         _AK_GD_VB == _AK_GF_VB && _AK_GD_ACT_SHIFT == _AK_GF_ACT_SHIFT && _AK_GD_CT == _AK_GF_CT) ? 1 : -1];
 
-/* The gemvn kernels' form for g on cus units of the given wave size: the block's columns (*cols: 128, or 32 for
- * ak_gemm_gemvn32_f32) and the count of k slices (returned, 1: no split), of the least modelled time in rows of B a 128-column
- * block streams: waves of blocks (2 an SM) x (a slice in chunks + 2 chunks of set-up), plus, when split, the
- * partials (m rows a block, written and read) and 250 rows for the finishing pass and its launch (H200: at 100,
- * problems under 10 MB were split that ran faster in one launch). A chunk takes about one memory round trip in either form: 32
- * rows of 128 columns, or 64 (wave 32) / 128 (wave 64) rows of 32 columns. Filling the last wave is what it weighs:
- * 393 column blocks in 264 places ran 2 waves as 1.5 of work (H200: 0.123 ms for 16 x 50257 x 1024, one slice); the
- * 32-column form gives problems of few columns 4x the blocks. Slices are at least 128 deep, at most 64, and their
- * fp32 partials under 1 GiB. Ties keep 128 columns (a quarter of the reads of A). */
-static int _ak_gemm_gemvn_split(const ak_gemm_desc* g, int wave, int cus, int* cols) {
-    const size_t slots = (size_t)(cus > 0 ? cus : 1) * 2, batch = g->batch ? g->batch : 1;
+/* The gemvn kernels' form for g on cus units of the given wave size (*form: 0 ak_gemm_gemvn_f32, 128 columns a block;
+ * 1 ak_gemm_gemvn32_f32, 32; 2 ak_gemm_gemvn4_f32, 32 columns of 512 threads, for one row, or at most 4 where rows4:
+ * A's rows allow its 16-byte loads) and the count of k slices (returned, 1: no split), of the least modelled time in
+ * rows of B a 128-column block streams: waves of blocks (2 an SM; 1 of 512 threads) x (a slice in chunks + 2 chunks
+ * of set-up), plus, when split, the partials (m rows a block, written and read) and 250 rows for the finishing pass
+ * and its launch (H200: at 100, problems under 10 MB were split that ran faster in one launch). A chunk takes about
+ * one memory round trip: 32 rows of 128 columns, 64 (wave 32) / 128 (wave 64) rows of 32 columns, 512 rows of 32
+ * columns in the 512-thread form (128 of 256 threads where nvidia is 0), which alone holds more in flight than an SM's share of the
+ * bandwidth takes (8192 elements: what the other forms hold at 2 blocks an SM), its round trips stretched by that
+ * ratio. Filling the last wave is what it weighs: 393 column blocks in 264 places ran 2 waves as 1.5 of work (H200:
+ * 0.123 ms for 16 x 50257 x 1024, one slice); the 32-column forms give problems of few columns 4x the blocks. Slices
+ * are at least 128 deep, at most 64, and their fp32 partials under 1 GiB. Ties keep the earlier form (128 columns: a
+ * quarter of the reads of A). */
+static int _ak_gemm_gemvn_split(const ak_gemm_desc* g, int wave, int cus, int rows4, int nvidia, int* form) {
+    const size_t batch = g->batch ? g->batch : 1, ncu = (size_t)(cus > 0 ? cus : 1);
     double best = 0.0;
     int f, best_s = 1;
     size_t n;
-    *cols = 128;
-    for (f = 0; f < 2; f++) {
-        const size_t nc = f ? 32 : 128, tiles = (g->n + nc - 1) / nc * batch;
-        const double chunk = f ? (wave == 64 ? 128.0 : 64.0) : 32.0; /* rows a chunk */
+    *form = 0;
+    for (f = 0; f < (g->m == 1 || (g->m <= 4 && rows4) ? 3 : 2); f++) {
+        const size_t nc = f ? 32 : 128, tiles = (g->n + nc - 1) / nc * batch, slots = ncu * (f == 2 ? 1 : 2);
+        const double chunk = f == 2 ? (nvidia ? 512.0 : 128.0) : f ? (wave == 64 ? 128.0 : 64.0) : 32.0; /* rows a chunk */
         for (n = 1; n <= 64 && (n == 1 || n * 128 <= g->k); n++) {
-            const double waves = (double)((tiles * n + slots - 1) / slots);
-            const double t = waves * ((double)g->k / (double)n * 32.0 / chunk + 64.0) +
-                             (n > 1 ? (double)(tiles * n) * (double)g->m * 2.0 * (double)nc / 128.0 / (double)slots + 250.0 : 0.0);
+            const size_t blocks = tiles * n, waves = (blocks + slots - 1) / slots;
+            size_t w;
+            double t = n > 1 ? (double)blocks * (double)g->m * 2.0 * (double)nc / 128.0 / (double)slots + 250.0 : 0.0;
+            for (w = 0; w < waves; w++) { /* a wave's round trips, stretched where its blocks hold more than 8192 an SM */
+                const double held = (double)(w + 1 < waves ? slots : blocks - w * slots) / (double)ncu * chunk * (double)nc;
+                t += (double)g->k / (double)n * 32.0 / chunk * (f == 2 && held > 8192.0 ? held / 8192.0 : 1.0) + 64.0;
+            }
             if ((double)n * (double)(tiles * nc) * (double)g->m * 4.0 > 1073741824.0) break;
-            if ((f == 0 && n == 1) || t < best) { best = t; best_s = (int)n; *cols = (int)nc; }
+            if ((f == 0 && n == 1) || t < best) { best = t; best_s = (int)n; *form = f; }
         }
     }
     return best_s;
@@ -29040,10 +29207,12 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
         size_t kc;
         if (!strncmp(p->kernel, "ak_gemm_gemvn", 13)) { /* the form (32 columns: its own kernel) and slices of the model */
-            int cols;
-            p->k_splits = _ak_gemm_gemvn_split(g, p->threads / 4, cus, &cols);
-            p->bn = cols;
-            if (cols == 32) snprintf(p->kernel, sizeof p->kernel, "ak_gemm_gemvn32_f32");
+            int form;
+            const int rows4 = _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) && (!g->trans_a || g->m == 4);
+            p->k_splits = _ak_gemm_gemvn_split(g, p->threads / 4, cus, rows4, arch && arch->vendor == AK_VENDOR_NVIDIA, &form);
+            p->bn = form ? 32 : 128;
+            if (form) snprintf(p->kernel, sizeof p->kernel, form == 2 ? "ak_gemm_gemvn4_f32" : "ak_gemm_gemvn32_f32");
+            if (form == 2) p->threads = arch && arch->vendor == AK_VENDOR_NVIDIA ? 512 : 256;
         } else
             p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
         if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemvn", 13))

@@ -21,8 +21,9 @@
  * the epilogue.
  *
  * The matrix-vector kernels (ak_gemm_gemv_*: n = 1 with A k-contiguous, or
- * m = 1 with B stored N x K; ak_gemm_gemvn_f32: exact f32 with m <= 16 and B
- * stored K x N) live here too, for every architecture: FMAs, no matrix
+ * m = 1 with B stored N x K; ak_gemm_gemvn_f32 / gemvn32_f32: exact f32 with
+ * m <= 16 and B stored K x N; ak_gemm_gemvn4_f32: the same with m <= 4) live
+ * here too, for every architecture: FMAs, no matrix
  * instruction, the parameter list of kernels/gemm.hip's kernels.
  *
  * flags (as kernels/gemm.hip): bit 0 A transposed, 1 B transposed, 2 D / C /
@@ -482,6 +483,153 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
     else ak_gemvn_run<DT, false, CT>(sm, AK_GD_ARGS);
 }
 
+/* ---- one to four rows times W stored K x N: 512 threads, 32 columns ----
+ * ak_gemm_gemvn4_f32: what the two forms above do for m <= 4, in blocks of
+ * 512 threads (16 warps; AMD: 256 threads) over 32 columns, so that one row
+ * of 4096 columns fills an H200 from 128 blocks without a split of k (the
+ * forms above split it and add a finishing pass). 8 column threads of 4
+ * columns and blockDim / 8 k groups, a thread's KPT consecutive rows of a
+ * chunk (8 on NVIDIA, 4 on AMD; a warp's load instruction reads 4 128-byte
+ * rows): its KPT 16-byte loads of B (evict-first) in flight at once and the
+ * next chunk's lines asked into L2 (NVIDIA); A read directly, 16 bytes a
+ * load where its rows are 16-byte (an element a load else: the host takes
+ * this form for m > 1 only with 16-byte loads of A, as element loads ran
+ * 0.78-0.86x the forms above on 50-190 MB problems of 3 rows, H200; a block
+ * reads A once for its 8 column threads, m / 32 of its bytes of B), no
+ * barrier in the loop. The k groups' sums are added over each wave's lanes
+ * of a column (exchanges in a fixed order), then over the waves in shared
+ * memory in wave order. Split-K as above (gridDim.y slices, a multiple of
+ * the chunk, fp32 partials, ak_gemm_decode_fin_f32). */
+#if defined(AK_NVIDIA)
+#define AK_GN4_NT 512
+#define AK_GN4_KPT 8
+#else
+#define AK_GN4_NT 256 /* at 512 threads (4 rows a thread) gfx906 and gfx1030 spilled at their 128 VGPRs */
+#define AK_GN4_KPT 4
+#endif
+template <class DT, bool VEC, int MR>
+AK_INLINE void ak_gemvn4_run(float* sm, AK_GD_PARAMS_T(DT)) {
+    typedef typename DT::T T;
+    /* KPT: 8 rows a thread a chunk on NVIDIA (128 registers, a block an SM); 4 on AMD */
+    enum { CT = 8, CW = 4, NC = CT * CW, NT = AK_GN4_NT, KG = NT / CT, KPT = AK_GN4_KPT, KS = KPT * KG, NW = NT / AK_WAVE };
+    const int t = (int)threadIdx.x;
+    const int c = t % CT, g = t / CT, w = t / AK_WAVE, lane = t % AK_WAVE;
+    const int nb = (int)blockIdx.x * NC, n0 = nb + c * CW;
+    const bool ta = flags & AK_GD_TA;
+    const int o32 = (flags & AK_GD_OUT32) ? 1 : 0;
+    const int ns = (int)gridDim.y, slice = ns > 1 ? ((K + ns - 1) / ns + KS - 1) / KS * KS : K;
+    const int kb = (int)blockIdx.y * slice, ke = K - kb < slice ? K : kb + slice;
+    const int lastc = N - 1 - n0;
+    const ak_i64 ams = ta ? 1 : lda, aks = ta ? lda : 1; /* A's element (m, k) at m ams + k aks */
+    /* A's rows 16-byte aligned (every batch entry): A stored M x K, 16-byte loads along k; A stored K x M with M = 4,
+     * a row of k a 16-byte load */
+    const bool avr = lda % 4 == 0 && sA % 4 == 0 && ak_aligned16(A), av4 = !ta && avr, avt = ta && avr && MR == 4 && M == 4;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const T* ab = A + (ak_i64)b * sA;
+        const T* bb = B + (ak_i64)b * sB + n0;
+        const T* blast = bb + (ak_i64)(ke - 1) * ldb; /* read only when the slice has rows */
+        float acc[MR][CW];
+#pragma unroll
+        for (int m = 0; m < MR; m++)
+#pragma unroll
+            for (int q = 0; q < CW; q++) acc[m][q] = 0.0f;
+        for (int k0 = kb + g * KPT; k0 < ke; k0 += KS) {
+            float bn[KPT][CW], av[KPT][MR];
+            /* every load of B unconditional: a row past the slice reads its last row, a column past N (element
+             * loads) the row's last column; zeros where used */
+#pragma unroll
+            for (int i = 0; i < KPT; i++) {
+                const T* r_ = k0 + i < ke ? bb + (ak_i64)(k0 + i) * ldb : blast;
+                if (VEC) {
+                    ak_u32 u[4];
+                    ak_ld16_last(r_, u);
+                    ak_widen_words<DT, 4>(u, bn[i]);
+                } else {
+#pragma unroll
+                    for (int q = 0; q < CW; q++) bn[i][q] = DT::to(r_[q < lastc ? q : lastc]);
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < KPT; i++)
+                if (k0 + KS + i < ke) ak_prefetch_l2(bb + (ak_i64)(k0 + KS + i) * ldb);
+            /* A: 16-byte loads where its rows allow (stored M x K: the thread's KPT rows of k in the slice; stored
+             * K x M, M = 4: a row of k a load), else an element a load */
+            if (av4 && k0 + KPT <= ke) {
+#pragma unroll
+                for (int m = 0; m < MR; m++) {
+                    float f[KPT];
+#pragma unroll
+                    for (int i = 0; i < KPT; i += 4) DT::ld4(ab + (ak_i64)(m < M ? m : 0) * lda + k0 + i, f + i);
+#pragma unroll
+                    for (int i = 0; i < KPT; i++) av[i][m] = m < M ? f[i] : 0.0f;
+                }
+            } else if (avt) {
+#pragma unroll
+                for (int i = 0; i < KPT; i++) {
+                    float f[4];
+                    DT::ld4(ab + (ak_i64)(k0 + i < ke ? k0 + i : ke - 1) * lda, f);
+#pragma unroll
+                    for (int m = 0; m < MR; m++) av[i][m] = k0 + i < ke ? f[m & 3] : 0.0f;
+                }
+            } else {
+#pragma unroll
+                for (int i = 0; i < KPT; i++)
+#pragma unroll
+                    for (int m = 0; m < MR; m++)
+                        av[i][m] = k0 + i < ke && m < M ? DT::to(ab[(ak_i64)m * ams + (ak_i64)(k0 + i) * aks]) : 0.0f;
+            }
+#pragma unroll
+            for (int i = 0; i < KPT; i++)
+#pragma unroll
+                for (int q = 0; q < CW; q++) {
+                    const float bv = VEC || q <= lastc ? bn[i][q] : 0.0f;
+#pragma unroll
+                    for (int m = 0; m < MR; m++) acc[m][q] += av[i][m] * bv;
+                }
+        }
+        /* a wave's k groups of a column (lanes CT apart), then the waves in order */
+#pragma unroll
+        for (int m = 0; m < MR; m++)
+#pragma unroll
+            for (int q = 0; q < CW; q++)
+#pragma unroll
+                for (int o = CT; o < AK_WAVE; o <<= 1) acc[m][q] += ak_shfl_xor(acc[m][q], o);
+        if (lane < CT) {
+#pragma unroll
+            for (int m = 0; m < MR; m++) *(float4*)(sm + (w * MR + m) * NC + c * CW) = make_float4(acc[m][0], acc[m][1], acc[m][2], acc[m][3]);
+        }
+        __syncthreads();
+        void* Db = ns > 1 ? (void*)((float*)D + ((ak_i64)b * ns + blockIdx.y) * M * N) : (void*)ak_gd_off(D, sD, b, o32, DT::SIZE);
+        const void* Cb = ak_gd_off(C, sC, b, o32, DT::SIZE);
+        const void* Rb = ak_gd_off(R, sR, b, o32, DT::SIZE);
+        if (t < MR * NC) {
+            const int j = t / NC, col = t % NC;
+            if (j < M && nb + col < N) {
+                float sum = 0.0f;
+#pragma unroll
+                for (int q = 0; q < NW; q++) sum += sm[(q * MR + j) * NC + col];
+                ak_gd_out<DT>(j, nb + col, sum, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+            }
+        }
+        __syncthreads(); /* the sums are read before the next problem's */
+    }
+}
+template <class DT>
+AK_INLINE void ak_gemm_gemvn4(AK_GD_PARAMS_T(DT)) {
+    __shared__ __align__(16) float sm[AK_GN4_NT / AK_WAVE * 4 * 32 + 4]; /* at least one wave's */
+    const bool vec = (flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 32 <= N;
+    if (M > 2) {
+        if (vec) ak_gemvn4_run<DT, true, 4>(sm, AK_GD_ARGS);
+        else ak_gemvn4_run<DT, false, 4>(sm, AK_GD_ARGS);
+    } else if (M > 1) {
+        if (vec) ak_gemvn4_run<DT, true, 2>(sm, AK_GD_ARGS);
+        else ak_gemvn4_run<DT, false, 2>(sm, AK_GD_ARGS);
+    } else {
+        if (vec) ak_gemvn4_run<DT, true, 1>(sm, AK_GD_ARGS);
+        else ak_gemvn4_run<DT, false, 1>(sm, AK_GD_ARGS);
+    }
+}
+
 /* ---- matrix-vector: N = 1 with A k-contiguous, or M = 1 with B stored N x K -
  * One wave per output (a k-contiguous row with the vector, any element
  * stride), 4 waves a block; a lane reads 8 consecutive elements a step
@@ -569,10 +717,16 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
     AK_KERNEL void __launch_bounds__(AK_GN_BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \
         ak_gemm_gemvn<DT, CT>(AK_GD_ARGS);                             \
     }
+/* gemvn4: 512 threads, one block an SM on NVIDIA (128 registers); 256 on AMD */
+#define AK_GEMM_GEMVN4(NAME, DT)                                      \
+    AK_KERNEL void __launch_bounds__(AK_GN4_NT) NAME(AK_GD_PARAMS_T(DT)) { \
+        ak_gemm_gemvn4<DT>(AK_GD_ARGS);                               \
+    }
 
-// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32
+// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32
 AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)
 AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)
 AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)
 AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t, 32)   /* 128 columns a block */
 AK_GEMM_GEMVN(ak_gemm_gemvn32_f32, ak_f32_t, 8) /* 32 */
+AK_GEMM_GEMVN4(ak_gemm_gemvn4_f32, ak_f32_t) /* 32, m <= 4 */

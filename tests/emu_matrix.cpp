@@ -336,7 +336,7 @@ static void akemu_register(void) {
     AKEMU_K(ak_gemm_mma_s_f16) AKEMU_K(ak_gemm_mma_s_bf16) AKEMU_K(ak_gemm_mma_s_f32) AKEMU_K(ak_gemm_mma_s_x32)
     AKEMU_K(ak_gemm_simt_l_f32) AKEMU_K(ak_gemm_simt_l_f16) AKEMU_K(ak_gemm_simt_l_bf16)
     AKEMU_K(ak_gemm_skinny_f32) AKEMU_K(ak_gemm_skinny_f16) AKEMU_K(ak_gemm_skinny_bf16)
-    AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16) AKEMU_K(ak_gemm_gemvn_f32) AKEMU_K(ak_gemm_gemvn32_f32) AKEMU_K(ak_gemm_decode_fin_f32)
+    AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16) AKEMU_K(ak_gemm_gemvn_f32) AKEMU_K(ak_gemm_gemvn32_f32) AKEMU_K(ak_gemm_gemvn4_f32) AKEMU_K(ak_gemm_decode_fin_f32)
     AKEMU_K(ak_gemm_splitk_fin_f32) AKEMU_K(ak_gemm_splitk_fin_f16) AKEMU_K(ak_gemm_splitk_fin_bf16)
     AKEMU_K(ak_gemm_i8_l_f16) AKEMU_K(ak_gemm_i8_l_bf16) AKEMU_K(ak_gemm_i8_s_f16) AKEMU_K(ak_gemm_i8_s_bf16)
     AKEMU_K(ak_gemm_fp8_l_e4e4) AKEMU_K(ak_gemm_fp8_l_e4e5) AKEMU_K(ak_gemm_fp8_l_e5e4) AKEMU_K(ak_gemm_fp8_l_e5e5)
@@ -555,6 +555,12 @@ static void emu_gemm_tile(int small, int quick) {
     if (!quick) gg_case(ctx, "gemv", AK_F32, AK_F32, 16, 9, 1030, 0, 0, 1 | 8, 2, 1, 1);
     /* many columns: the 128-column kernel at either wave size (few columns take the 32-column one) */
     gg_case(ctx, "gemv", AK_F32, AK_F32, 4, 40000, 100, 0, 0, 2, 1, 0, 0);
+    /* at most 4 rows (ak_gemm_gemvn4, 256 threads on AMD; wave 32 plans it for these, wave 64 the 32-column kernel):
+     * A stored M x K in 16-byte loads and a ragged k, A stored K x M with 4 rows, one row at an odd offset (element
+     * loads) */
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 2, 70, 1100, 0, 0, 15, 2, -1, 0);
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 4, 40, 600, 1, 0, 2 | 4, 1, -1, 0);
+    gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 50, 700, 0, 0, 8, 1, 0, 1);
     /* the matrix-vector kernel (ak_gemm_gemv: a wave a row of A, its evict-first 16-byte loads two steps deep, then
      * one step, then the element tail), A x for every type; x W^T in f32 */
     {

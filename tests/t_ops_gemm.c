@@ -355,26 +355,30 @@ static void simt_split_k_plans(void) {
                        "gemv %zux%zux%zu: path %s, k_splits %d (expected %d)", g.m, g.n, g.k, p.path, p.k_splits, gv[i].split);
         }
     }
-    /* the gemvn kernels (exact f32, m <= 16, B stored K x N): the form (128 or 32 columns a block) and slice count of
-     * least modelled time on 132 SMs, 2 blocks each: the last wave filled (393 column blocks -> 2 slices, 112 -> 7; a
+    /* the gemvn kernels (exact f32, m <= 16, B stored K x N): the form (128 or 32 columns a block; 32 columns of 512
+     * threads for one row, or at most 4 whose rows of A allow 16-byte loads) and slice count of least modelled time on
+     * 132 SMs, 2 blocks each (1 of 512 threads): the last wave filled (393 column blocks -> 2 slices, 112 -> 3; a
      * batch's blocks count together), slices at least 128 deep; few columns take 32-column blocks, unsplit where the
-     * finishing pass would cost more than the slices save */
+     * finishing pass would cost more than the slices save; one row of 4096 columns fills the SMs from 128 blocks of
+     * 512 threads, unsplit; 3 rows of k = 4098 (A's rows not 16-byte) keep the 128-column form */
     {
         static const struct { size_t m, n, k, batch; int split, cols; } gn[] = {
-            { 16, 4096, 4096, 1, 8, 128 }, { 16, 50257, 1024, 1, 2, 128 }, { 1, 14336, 4096, 1, 7, 128 },
-            { 8, 11008, 4096, 1, 3, 128 }, { 4, 1024, 8192, 1, 33, 128 }, { 16, 40000, 300, 1, 1, 128 },
+            { 16, 4096, 4096, 1, 8, 128 }, { 16, 50257, 1024, 1, 2, 128 }, { 1, 14336, 4096, 1, 1, 4 },
+            { 8, 11008, 4096, 1, 3, 128 }, { 4, 1024, 8192, 1, 3, 4 },     { 16, 40000, 300, 1, 1, 128 },
             { 3, 4099, 7, 1, 1, 32 },      { 16, 4096, 4096, 2, 4, 128 }, { 8, 1024, 1024, 4, 8, 128 },
             { 1, 2048, 2048, 16, 1, 128 }, { 8, 768, 512, 1, 1, 32 },     { 16, 2304, 512, 1, 1, 32 },
-            { 16, 384, 5120, 1, 22, 32 },  { 16, 256, 256, 1, 1, 32 },
+            { 16, 384, 5120, 1, 22, 32 },  { 16, 256, 256, 1, 1, 32 },    { 1, 4096, 4096, 1, 1, 4 },
+            { 3, 4096, 4096, 1, 1, 4 },    { 3, 4096, 4098, 1, 8, 128 },
         };
         for (i = 0; i < sizeof gn / sizeof gn[0]; i++) {
             ak_gemm_desc g = split_desc(AK_F32, gn[i].m, gn[i].n, gn[i].k, gn[i].batch);
             ak_gemm_plan p;
+            const char* want = gn[i].cols == 4 ? "ak_gemm_gemvn4_f32" : gn[i].cols == 32 ? "ak_gemm_gemvn32_f32" : "ak_gemm_gemvn_f32";
             if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
-            AKT_CHECKF(!strcmp(p.kernel, gn[i].cols == 32 ? "ak_gemm_gemvn32_f32" : "ak_gemm_gemvn_f32") && p.bn == gn[i].cols &&
+            AKT_CHECKF(!strcmp(p.kernel, want) && p.bn == (gn[i].cols == 128 ? 128 : 32) && p.threads == (gn[i].cols == 4 ? 512 : 128) &&
                            p.k_splits == gn[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
-                       "gemvn %zux%zux%zu batch %zu: %s (%d columns), k_splits %d (expected %d, %d columns)", g.m, g.n, g.k, g.batch,
-                       p.kernel, p.bn, p.k_splits, gn[i].split, gn[i].cols);
+                       "gemvn %zux%zux%zu batch %zu: %s (%d columns, %d threads), k_splits %d (expected %s, %d)", g.m, g.n, g.k,
+                       g.batch, p.kernel, p.bn, p.threads, p.k_splits, want, gn[i].split);
         }
     }
     ak_context_destroy(ctx);
@@ -530,7 +534,7 @@ static void tall_products_turned(void) {
         { "sm_90", AK_BF16, 11008, 8, 4096, 0, 0, 1, "ak_gemm_decode_mk_bf16" },
         { "sm_90", AK_F16, 4096, 16, 14336, 1, 1, 1, "ak_gemm_decode_kn_f16" },
         { "sm_90", AK_F32, 11008, 8, 4096, 0, 1, 1, "ak_gemm_skinny_f32" },
-        { "sm_90", AK_F32, 4096, 1, 14336, 1, 0, 1, "ak_gemm_gemvn_f32" },
+        { "sm_90", AK_F32, 4096, 1, 14336, 1, 0, 1, "ak_gemm_gemvn4_f32" },
         { "sm_90", AK_BF16, 100000, 3, 64, 0, 0, 0, "ak_gemm_sm90_" },      /* short k: the tile */
         { "sm_90", AK_BF16, 8192, 17, 4096, 0, 1, 0, "ak_gemm_sm90_" },     /* n = 17 */
         { "sm_90", AK_F32, 8192, 1, 8192, 0, 0, 0, "ak_gemm_gemv_f32" },    /* A x: the gemv kernel as it is */

@@ -426,6 +426,8 @@ static void akk_walk_matrix(ak_context* ctx) {
             if (dts[d] == AK_F32) { /* exact f32, few rows and few columns: the 32-column gemvn kernel */
                 g.m = 8; g.n = 768; g.k = 512;
                 AKT_OK(ak_gemm(ctx, &g, NULL));
+                g.m = 1; g.n = 4096; g.k = 512; /* one row: the 512-thread gemvn kernel */
+                AKT_OK(ak_gemm(ctx, &g, NULL));
             }
         }
         for (h = 0; h < sizeof hds / sizeof hds[0]; h++) {
