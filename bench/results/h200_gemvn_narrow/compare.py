@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""compare.py PREFIX TREE[,TREE..] [--torch T.json] [--only SUBSTR]: per cell, each tree's best median over the rounds
-in PREFIX_<tree><round>.json (this directory), the ratios to the first tree, PyTorch eager (call2_torch.json unless
---torch), and geometric means over every cell, over the held-out cells (held_) and over the rest.
-Example: python3 compare.py call2 old,new"""
+"""compare.py PREFIX TREE[,TREE..] [--dir D] [--torch T.json] [--only SUBSTR]: per cell, each tree's best median over
+the rounds in PREFIX_<tree><round>.json (in D, default this directory), the ratios to the first tree, PyTorch eager
+(this directory's call2_torch.json unless --torch), and geometric means over every cell, over the held-out cells
+(held_) and over the rest.
+Example: python3 compare.py call2 old,new; python3 compare.py call3 old,new --dir ../h200_gemvn_rows4"""
 import json, math, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
+data = sys.argv[sys.argv.index("--dir") + 1] if "--dir" in sys.argv else here
 prefix, trees = sys.argv[1], sys.argv[2].split(",")
 torch_path = sys.argv[sys.argv.index("--torch") + 1] if "--torch" in sys.argv else os.path.join(here, "call2_torch.json")
 only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
@@ -14,7 +16,7 @@ only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
 def best(tree):
     out = {}
     for r in range(1, 6):
-        p = os.path.join(here, "%s_%s%d.json" % (prefix, tree, r))
+        p = os.path.join(data, "%s_%s%d.json" % (prefix, tree, r))
         if not os.path.exists(p):
             continue
         for x in json.load(open(p))["results"]:

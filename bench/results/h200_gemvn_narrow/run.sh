@@ -1,12 +1,11 @@
 #!/bin/bash
-# The gemvn kernel's 32-column form: from the repository root with OUT set. Trees: this one (new), .dev/amdkit_old.h
-# (the tree before: 128-column blocks only, the transposed product at k >= 512), and variants of this tree in
-# .dev/amdkit_$v.h for v in $VARIANTS (the first call's w: 128 columns only; nm: 32 columns only, the modelled
-# slices; n1: 32 columns, never split; those three as one kernel with a flag; the second call's k8: 8 rows a thread
-# in the 32-column kernel too). gpu_gemm's gemv_path and turned_path first (TESTS=0: not); then every tree on
-# cases.tsv (and heldout_cases.tsv with HELD=1), ROUNDS rounds (default 2) alternated; the PyTorch peer on the cells
-# named in $PEER (a bench_gemm_sweep filter, default nsmall_; PEER=all: every cell); MEMCHECK=1: compute-sanitizer
-# memcheck of gemv_path and turned_path.
+# The gemvn kernels against the tree before: from the repository root with OUT set. Trees: this one (new),
+# .dev/amdkit_old.h (the tree before the change measured), and variants of this tree in .dev/amdkit_$v.h for v in
+# $VARIANTS (those of bench/NOTES.md's sections on the 32-column and 512-thread forms; the calls' files in this
+# directory and in ../h200_gemvn_rows4). gpu_gemm's gemv_path and turned_path first (TESTS=0: not); then every
+# tree on cases.tsv (and heldout_cases.tsv with HELD=1), ROUNDS rounds (default 2) alternated; the PyTorch peer on
+# the cells named in $PEER (a bench_gemm_sweep filter, default nsmall_; PEER=all: every cell); MEMCHECK=1:
+# compute-sanitizer memcheck of gemv_path and turned_path.
 set -u
 C=/tmp/cases.tsv
 cat bench/results/h200_gemvn_narrow/cases.tsv > $C
