@@ -19665,6 +19665,8 @@ static const char _ak_src_gemm_decode[] =
     " * of a column (exchanges in a fixed order), then over the waves in shared\n"
     " * memory in wave order. Split-K as above (gridDim.y slices, a multiple of\n"
     " * the chunk, fp32 partials, ak_gemm_decode_fin_f32). */\n"
+    "/* the host launches AK_GN4_NT threads and models chunks of AK_GN4_KPT x AK_GN4_NT / 8 rows (amdkit.h\n"
+    " * _ak_gemm_plan_one, _ak_gemm_gemvn_split): the same numbers there */\n"
     "#if defined(AK_NVIDIA)\n"
     "#define AK_GN4_NT 512\n"
     "#define AK_GN4_KPT 8\n"
@@ -19781,7 +19783,7 @@ static const char _ak_src_gemm_decode[] =
     "}\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_gemvn4(AK_GD_PARAMS_T(DT)) {\n"
-    "    __shared__ __align__(16) float sm[AK_GN4_NT / AK_WAVE * 4 * 32 + 4]; /* at least one wave's */\n"
+    "    __shared__ __align__(16) float sm[AK_GN4_NT / AK_WAVE * 4 * 32]; /* a wave's sums of 4 rows x 32 columns, each wave */\n"
     "    const bool vec = (flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 32 <= N;\n"
     "    if (M > 2) {\n"
     "        if (vec) ak_gemvn4_run<DT, true, 4>(sm, AK_GD_ARGS);\n"
@@ -25598,11 +25600,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:707 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:709 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:717 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:719 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:722 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:724 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -29212,7 +29214,7 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
             p->k_splits = _ak_gemm_gemvn_split(g, p->threads / 4, cus, rows4, arch && arch->vendor == AK_VENDOR_NVIDIA, &form);
             p->bn = form ? 32 : 128;
             if (form) snprintf(p->kernel, sizeof p->kernel, form == 2 ? "ak_gemm_gemvn4_f32" : "ak_gemm_gemvn32_f32");
-            if (form == 2) p->threads = arch && arch->vendor == AK_VENDOR_NVIDIA ? 512 : 256;
+            if (form == 2) p->threads = arch && arch->vendor == AK_VENDOR_NVIDIA ? 512 : 256; /* AK_GN4_NT */
         } else
             p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
         if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemvn", 13))

@@ -500,6 +500,8 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
  * of a column (exchanges in a fixed order), then over the waves in shared
  * memory in wave order. Split-K as above (gridDim.y slices, a multiple of
  * the chunk, fp32 partials, ak_gemm_decode_fin_f32). */
+/* the host launches AK_GN4_NT threads and models chunks of AK_GN4_KPT x AK_GN4_NT / 8 rows (amdkit.h
+ * _ak_gemm_plan_one, _ak_gemm_gemvn_split): the same numbers there */
 #if defined(AK_NVIDIA)
 #define AK_GN4_NT 512
 #define AK_GN4_KPT 8
@@ -616,7 +618,7 @@ AK_INLINE void ak_gemvn4_run(float* sm, AK_GD_PARAMS_T(DT)) {
 }
 template <class DT>
 AK_INLINE void ak_gemm_gemvn4(AK_GD_PARAMS_T(DT)) {
-    __shared__ __align__(16) float sm[AK_GN4_NT / AK_WAVE * 4 * 32 + 4]; /* at least one wave's */
+    __shared__ __align__(16) float sm[AK_GN4_NT / AK_WAVE * 4 * 32]; /* a wave's sums of 4 rows x 32 columns, each wave */
     const bool vec = (flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 32 <= N;
     if (M > 2) {
         if (vec) ak_gemvn4_run<DT, true, 4>(sm, AK_GD_ARGS);
