@@ -19655,8 +19655,9 @@ static const char _ak_src_gemm_decode[] =
     " * forms above split it and add a finishing pass). 8 column threads of 4\n"
     " * columns and blockDim / 8 k groups, a thread's KPT consecutive rows of a\n"
     " * chunk (8 on NVIDIA, 4 on AMD; a warp's load instruction reads 4 128-byte\n"
-    " * rows): its KPT 16-byte loads of B (evict-first) in flight at once and the\n"
-    " * next chunk's lines asked into L2 (NVIDIA); A read directly, 16 bytes a\n"
+    " * rows): its KPT 16-byte loads of B (evict-first) in flight at once, no\n"
+    " * L2 prefetch (with it the long rows ran 4-8% slower on the H200: L2 was the\n"
+    " * busier unit, at 89% against DRAM's 75%); A read directly, 16 bytes a\n"
     " * load where its rows are 16-byte (an element a load else: the host takes\n"
     " * this form for m > 1 only with 16-byte loads of A, as element loads ran\n"
     " * 0.78-0.86x the forms above on 50-190 MB problems of 3 rows, H200; a block\n"
@@ -19664,8 +19665,12 @@ static const char _ak_src_gemm_decode[] =
     " * barrier in the loop. The k groups' sums are added over each wave's lanes\n"
     " * of a column (exchanges in a fixed order), then over the waves in shared\n"
     " * memory in wave order. Split-K as above (gridDim.y slices, a multiple of\n"
-    " * the chunk, fp32 partials, ak_gemm_decode_fin_f32). */\n"
-    "/* the host launches AK_GN4_NT threads and models chunks of AK_GN4_KPT x AK_GN4_NT / 8 rows (amdkit.h\n"
+    " * the chunk, fp32 partials, ak_gemm_decode_fin_f32).\n"
+    " * ak_gemm_gemvn4h_f32: the same with half the threads (256 on NVIDIA, two\n"
+    " * blocks an SM at 128 registers; 128 on AMD), so that many column blocks\n"
+    " * fill the last wave in halves: one row of 14336 columns ran 448 blocks in\n"
+    " * 3.4 waves of one an SM, 1.7 of two (H200). */\n"
+    "/* the host launches AK_GN4_NT threads (gemvn4h: half) and models chunks of AK_GN4_KPT x threads / 8 rows (amdkit.h\n"
     " * _ak_gemm_plan_one, _ak_gemm_gemvn_split): the same numbers there */\n"
     "#if defined(AK_NVIDIA)\n"
     "#define AK_GN4_NT 512\n"
@@ -19674,11 +19679,11 @@ static const char _ak_src_gemm_decode[] =
     "#define AK_GN4_NT 256 /* at 512 threads (4 rows a thread) gfx906 and gfx1030 spilled at their 128 VGPRs */\n"
     "#define AK_GN4_KPT 4\n"
     "#endif\n"
-    "template <class DT, bool VEC, int MR>\n"
+    "template <class DT, bool VEC, int MR, int NT>\n"
     "AK_INLINE void ak_gemvn4_run(float* sm, AK_GD_PARAMS_T(DT)) {\n"
     "    typedef typename DT::T T;\n"
     "    /* KPT: 8 rows a thread a chunk on NVIDIA (128 registers, a block an SM); 4 on AMD */\n"
-    "    enum { CT = 8, CW = 4, NC = CT * CW, NT = AK_GN4_NT, KG = NT / CT, KPT = AK_GN4_KPT, KS = KPT * KG, NW = NT / AK_WAVE };\n"
+    "    enum { CT = 8, CW = 4, NC = CT * CW, KG = NT / CT, KPT = AK_GN4_KPT, KS = KPT * KG, NW = NT / AK_WAVE };\n"
     "    const int t = (int)threadIdx.x;\n"
     "    const int c = t % CT, g = t / CT, w = t / AK_WAVE, lane = t % AK_WAVE;\n"
     "    const int nb = (int)blockIdx.x * NC, n0 = nb + c * CW;\n"
@@ -19716,9 +19721,6 @@ static const char _ak_src_gemm_decode[] =
     "                    for (int q = 0; q < CW; q++) bn[i][q] = DT::to(r_[q < lastc ? q : lastc]);\n"
     "                }\n"
     "            }\n"
-    "#pragma unroll\n"
-    "            for (int i = 0; i < KPT; i++)\n"
-    "                if (k0 + KS + i < ke) ak_prefetch_l2(bb + (ak_i64)(k0 + KS + i) * ldb);\n"
     "            /* A: 16-byte loads where its rows allow (stored M x K: the thread's KPT rows of k in the slice; stored\n"
     "             * K x M, M = 4: a row of k a load), else an element a load */\n"
     "            if (av4 && k0 + KPT <= ke) {\n"
@@ -19781,19 +19783,20 @@ static const char _ak_src_gemm_decode[] =
     "        __syncthreads(); /* the sums are read before the next problem's */\n"
     "    }\n"
     "}\n"
-    "template <class DT>\n"
+    "template <class DT, int NT>\n"
     "AK_INLINE void ak_gemm_gemvn4(AK_GD_PARAMS_T(DT)) {\n"
-    "    __shared__ __align__(16) float sm[AK_GN4_NT / AK_WAVE * 4 * 32]; /* a wave's sums of 4 rows x 32 columns, each wave */\n"
+    "    static_assert(NT >= 4 * 32, \"the epilogue's threads: a column of a row each\");\n"
+    "    __shared__ __align__(16) float sm[NT / AK_WAVE * 4 * 32]; /* a wave's sums of 4 rows x 32 columns, each wave */\n"
     "    const bool vec = (flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 32 <= N;\n"
     "    if (M > 2) {\n"
-    "        if (vec) ak_gemvn4_run<DT, true, 4>(sm, AK_GD_ARGS);\n"
-    "        else ak_gemvn4_run<DT, false, 4>(sm, AK_GD_ARGS);\n"
+    "        if (vec) ak_gemvn4_run<DT, true, 4, NT>(sm, AK_GD_ARGS);\n"
+    "        else ak_gemvn4_run<DT, false, 4, NT>(sm, AK_GD_ARGS);\n"
     "    } else if (M > 1) {\n"
-    "        if (vec) ak_gemvn4_run<DT, true, 2>(sm, AK_GD_ARGS);\n"
-    "        else ak_gemvn4_run<DT, false, 2>(sm, AK_GD_ARGS);\n"
+    "        if (vec) ak_gemvn4_run<DT, true, 2, NT>(sm, AK_GD_ARGS);\n"
+    "        else ak_gemvn4_run<DT, false, 2, NT>(sm, AK_GD_ARGS);\n"
     "    } else {\n"
-    "        if (vec) ak_gemvn4_run<DT, true, 1>(sm, AK_GD_ARGS);\n"
-    "        else ak_gemvn4_run<DT, false, 1>(sm, AK_GD_ARGS);\n"
+    "        if (vec) ak_gemvn4_run<DT, true, 1, NT>(sm, AK_GD_ARGS);\n"
+    "        else ak_gemvn4_run<DT, false, 1, NT>(sm, AK_GD_ARGS);\n"
     "    }\n"
     "}\n"
     "\n"
@@ -19884,19 +19887,26 @@ static const char _ak_src_gemm_decode[] =
     "    AK_KERNEL void __launch_bounds__(AK_GN_BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
     "        ak_gemm_gemvn<DT, CT>(AK_GD_ARGS);                             \\\n"
     "    }\n"
-    "/* gemvn4: 512 threads, one block an SM on NVIDIA (128 registers); 256 on AMD */\n"
-    "#define AK_GEMM_GEMVN4(NAME, DT)                                      \\\n"
-    "    AK_KERNEL void __launch_bounds__(AK_GN4_NT) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
-    "        ak_gemm_gemvn4<DT>(AK_GD_ARGS);                               \\\n"
+    "/* gemvn4: 512 threads, one block an SM on NVIDIA (128 registers); 256 on AMD. gemvn4h: half the threads, two blocks\n"
+    " * an SM on NVIDIA (128 registers) */\n"
+    "#if defined(AK_NVIDIA)\n"
+    "#define AK_GN4H_BOUNDS AK_GN4_NT / 2, 2\n"
+    "#else\n"
+    "#define AK_GN4H_BOUNDS AK_GN4_NT / 2\n"
+    "#endif\n"
+    "#define AK_GEMM_GEMVN4(NAME, DT, NT, BOUNDS)                          \\\n"
+    "    AK_KERNEL void __launch_bounds__(BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \\\n"
+    "        ak_gemm_gemvn4<DT, NT>(AK_GD_ARGS);                           \\\n"
     "    }\n"
     "\n"
-    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32\n"
+    "// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32 ak_gemm_gemvn4h_f32\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)\n"
     "AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)\n"
     "AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t, 32)   /* 128 columns a block */\n"
     "AK_GEMM_GEMVN(ak_gemm_gemvn32_f32, ak_f32_t, 8) /* 32 */\n"
-    "AK_GEMM_GEMVN4(ak_gemm_gemvn4_f32, ak_f32_t) /* 32, m <= 4 */\n"
+    "AK_GEMM_GEMVN4(ak_gemm_gemvn4_f32, ak_f32_t, AK_GN4_NT, AK_GN4_NT)          /* 32, m <= 4 */\n"
+    "AK_GEMM_GEMVN4(ak_gemm_gemvn4h_f32, ak_f32_t, AK_GN4_NT / 2, AK_GN4H_BOUNDS) /* the same, half the threads */\n"
     ;
 
 /* kernels/gemm_ffma.hip */
@@ -24974,7 +24984,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_cdna", _ak_src_gemm_cdna,
       "ak_gemm_cdna_kk_f16 ak_gemm_cdna_kn_f16 ak_gemm_cdna_mk_f16 ak_gemm_cdna_mn_f16 ak_gemm_cdna_kk_bf16 ak_gemm_cdna_kn_bf16 ak_gemm_cdna_mk_bf16 ak_gemm_cdna_mn_bf16" },
     { "gemm_decode", _ak_src_gemm_decode,
-      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32" },
+      "ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16 ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16 ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32 ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32 ak_gemm_gemvn4h_f32" },
     { "gemm_ffma", _ak_src_gemm_ffma,
       "ak_gemm_ffma_kn_f32 ak_gemm_ffma_mn_f32 ak_gemm_ffma_kk_f32 ak_gemm_ffma_mk_f32 ak_gemm_ffmaw_kn_f32 ak_gemm_ffmaw_mn_f32 ak_gemm_ffmaw_kk_f32 ak_gemm_ffmaw_mk_f32" },
     { "gemm_fp8", _ak_src_gemm_fp8,
@@ -25600,11 +25610,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:709 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:712 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:719 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:722 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:724 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:733 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -25859,6 +25869,7 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_gemvn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemvn32_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_gemvn4_f32", _AK_KIF_gemm_wgmma },
+    { "ak_gemm_gemvn4h_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_mn_f32", _AK_KIF_gemm_wgmma },
     { "ak_gemm_ffma_kk_f32", _AK_KIF_gemm_wgmma },
@@ -29128,15 +29139,18 @@ typedef char _ak_gemm_gemv_flags_agree[(_AK_GD_TA == _AK_GF_TA && _AK_GD_TB == _
 
 /* The gemvn kernels' form for g on cus units of the given wave size (*form: 0 ak_gemm_gemvn_f32, 128 columns a block;
  * 1 ak_gemm_gemvn32_f32, 32; 2 ak_gemm_gemvn4_f32, 32 columns of 512 threads, for one row, or at most 4 where rows4:
- * A's rows allow its 16-byte loads) and the count of k slices (returned, 1: no split), of the least modelled time in
+ * A's rows allow its 16-byte loads; 3 ak_gemm_gemvn4h_f32, form 2 at 256 threads, 2 blocks an SM, NVIDIA only, where
+ * measured: it fills a last wave in halves, and where blocks are fewer than SMs form 2 streams twice the bytes of
+ * each, which the stretch below prices) and the count of k slices (returned, 1: no split), of the least modelled time in
  * rows of B a 128-column block streams: waves of blocks (2 an SM; 1 of 512 threads) x (a slice in chunks + 2 chunks
  * of set-up), plus, when split, the partials (m rows a block, written and read) and 250 rows for the finishing pass
  * and its launch (H200: at 100, problems under 10 MB were split that ran faster in one launch). A chunk takes about
  * one memory round trip: 32 rows of 128 columns, 64 (wave 32) / 128 (wave 64) rows of 32 columns, 512 rows of 32
- * columns in the 512-thread form (128 of 256 threads where nvidia is 0), which alone holds more in flight than an SM's share of the
- * bandwidth takes (8192 elements: what the other forms hold at 2 blocks an SM), its round trips stretched by that
- * ratio. Filling the last wave is what it weighs: 393 column blocks in 264 places ran 2 waves as 1.5 of work (H200:
- * 0.123 ms for 16 x 50257 x 1024, one slice); the 32-column forms give problems of few columns 4x the blocks. Slices
+ * columns in the 512-thread form (128 of 256 threads where nvidia is 0; form 3: 256 rows at 2 blocks an SM), which
+ * alone holds more in flight than an SM's share of the bandwidth takes (8192 elements: what the other forms hold at 2
+ * blocks an SM), its round trips stretched by that ratio. Filling the last wave is what it weighs: 393 column blocks
+ * in 264 places ran 2 waves as 1.5 of work (H200: 0.123 ms for 16 x 50257 x 1024, one slice); the 32-column forms
+ * give problems of few columns 4x the blocks. Slices
  * are at least 128 deep, at most 64, and their fp32 partials under 1 GiB. Ties keep the earlier form (128 columns: a
  * quarter of the reads of A). */
 static int _ak_gemm_gemvn_split(const ak_gemm_desc* g, int wave, int cus, int rows4, int nvidia, int* form) {
@@ -29145,16 +29159,16 @@ static int _ak_gemm_gemvn_split(const ak_gemm_desc* g, int wave, int cus, int ro
     int f, best_s = 1;
     size_t n;
     *form = 0;
-    for (f = 0; f < (g->m == 1 || (g->m <= 4 && rows4) ? 3 : 2); f++) {
+    for (f = 0; f < (g->m == 1 || (g->m <= 4 && rows4) ? (nvidia ? 4 : 3) : 2); f++) {
         const size_t nc = f ? 32 : 128, tiles = (g->n + nc - 1) / nc * batch, slots = ncu * (f == 2 ? 1 : 2);
-        const double chunk = f == 2 ? (nvidia ? 512.0 : 128.0) : f ? (wave == 64 ? 128.0 : 64.0) : 32.0; /* rows a chunk */
+        const double chunk = f == 3 ? 256.0 : f == 2 ? (nvidia ? 512.0 : 128.0) : f ? (wave == 64 ? 128.0 : 64.0) : 32.0; /* rows a chunk */
         for (n = 1; n <= 64 && (n == 1 || n * 128 <= g->k); n++) {
             const size_t blocks = tiles * n, waves = (blocks + slots - 1) / slots;
             size_t w;
             double t = n > 1 ? (double)blocks * (double)g->m * 2.0 * (double)nc / 128.0 / (double)slots + 250.0 : 0.0;
             for (w = 0; w < waves; w++) { /* a wave's round trips, stretched where its blocks hold more than 8192 an SM */
                 const double held = (double)(w + 1 < waves ? slots : blocks - w * slots) / (double)ncu * chunk * (double)nc;
-                t += (double)g->k / (double)n * 32.0 / chunk * (f == 2 && held > 8192.0 ? held / 8192.0 : 1.0) + 64.0;
+                t += (double)g->k / (double)n * 32.0 / chunk * (f >= 2 && held > 8192.0 ? held / 8192.0 : 1.0) + 64.0;
             }
             if ((double)n * (double)(tiles * nc) * (double)g->m * 4.0 > 1073741824.0) break;
             if ((f == 0 && n == 1) || t < best) { best = t; best_s = (int)n; *form = f; }
@@ -29213,8 +29227,8 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
             const int rows4 = _ak_gemm_vec(g->a, s->lda, g->stride_a, s->esz) && (!g->trans_a || g->m == 4);
             p->k_splits = _ak_gemm_gemvn_split(g, p->threads / 4, cus, rows4, arch && arch->vendor == AK_VENDOR_NVIDIA, &form);
             p->bn = form ? 32 : 128;
-            if (form) snprintf(p->kernel, sizeof p->kernel, form == 2 ? "ak_gemm_gemvn4_f32" : "ak_gemm_gemvn32_f32");
-            if (form == 2) p->threads = arch && arch->vendor == AK_VENDOR_NVIDIA ? 512 : 256; /* AK_GN4_NT */
+            if (form) snprintf(p->kernel, sizeof p->kernel, form == 3 ? "ak_gemm_gemvn4h_f32" : form == 2 ? "ak_gemm_gemvn4_f32" : "ak_gemm_gemvn32_f32");
+            if (form >= 2) p->threads = (arch && arch->vendor == AK_VENDOR_NVIDIA ? 512 : 256) >> (form == 3); /* AK_GN4_NT */
         } else
             p->k_splits = _ak_gemm_k_splits(g, p, cus, &kc);
         if (p->k_splits > 1 && !strncmp(p->kernel, "ak_gemm_gemvn", 13))

@@ -490,8 +490,9 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
  * forms above split it and add a finishing pass). 8 column threads of 4
  * columns and blockDim / 8 k groups, a thread's KPT consecutive rows of a
  * chunk (8 on NVIDIA, 4 on AMD; a warp's load instruction reads 4 128-byte
- * rows): its KPT 16-byte loads of B (evict-first) in flight at once and the
- * next chunk's lines asked into L2 (NVIDIA); A read directly, 16 bytes a
+ * rows): its KPT 16-byte loads of B (evict-first) in flight at once, no
+ * L2 prefetch (with it the long rows ran 4-8% slower on the H200: L2 was the
+ * busier unit, at 89% against DRAM's 75%); A read directly, 16 bytes a
  * load where its rows are 16-byte (an element a load else: the host takes
  * this form for m > 1 only with 16-byte loads of A, as element loads ran
  * 0.78-0.86x the forms above on 50-190 MB problems of 3 rows, H200; a block
@@ -499,8 +500,12 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
  * barrier in the loop. The k groups' sums are added over each wave's lanes
  * of a column (exchanges in a fixed order), then over the waves in shared
  * memory in wave order. Split-K as above (gridDim.y slices, a multiple of
- * the chunk, fp32 partials, ak_gemm_decode_fin_f32). */
-/* the host launches AK_GN4_NT threads and models chunks of AK_GN4_KPT x AK_GN4_NT / 8 rows (amdkit.h
+ * the chunk, fp32 partials, ak_gemm_decode_fin_f32).
+ * ak_gemm_gemvn4h_f32: the same with half the threads (256 on NVIDIA, two
+ * blocks an SM at 128 registers; 128 on AMD), so that many column blocks
+ * fill the last wave in halves: one row of 14336 columns ran 448 blocks in
+ * 3.4 waves of one an SM, 1.7 of two (H200). */
+/* the host launches AK_GN4_NT threads (gemvn4h: half) and models chunks of AK_GN4_KPT x threads / 8 rows (amdkit.h
  * _ak_gemm_plan_one, _ak_gemm_gemvn_split): the same numbers there */
 #if defined(AK_NVIDIA)
 #define AK_GN4_NT 512
@@ -509,11 +514,11 @@ AK_INLINE void ak_gemm_gemvn(AK_GD_PARAMS_T(DT)) {
 #define AK_GN4_NT 256 /* at 512 threads (4 rows a thread) gfx906 and gfx1030 spilled at their 128 VGPRs */
 #define AK_GN4_KPT 4
 #endif
-template <class DT, bool VEC, int MR>
+template <class DT, bool VEC, int MR, int NT>
 AK_INLINE void ak_gemvn4_run(float* sm, AK_GD_PARAMS_T(DT)) {
     typedef typename DT::T T;
     /* KPT: 8 rows a thread a chunk on NVIDIA (128 registers, a block an SM); 4 on AMD */
-    enum { CT = 8, CW = 4, NC = CT * CW, NT = AK_GN4_NT, KG = NT / CT, KPT = AK_GN4_KPT, KS = KPT * KG, NW = NT / AK_WAVE };
+    enum { CT = 8, CW = 4, NC = CT * CW, KG = NT / CT, KPT = AK_GN4_KPT, KS = KPT * KG, NW = NT / AK_WAVE };
     const int t = (int)threadIdx.x;
     const int c = t % CT, g = t / CT, w = t / AK_WAVE, lane = t % AK_WAVE;
     const int nb = (int)blockIdx.x * NC, n0 = nb + c * CW;
@@ -551,9 +556,6 @@ AK_INLINE void ak_gemvn4_run(float* sm, AK_GD_PARAMS_T(DT)) {
                     for (int q = 0; q < CW; q++) bn[i][q] = DT::to(r_[q < lastc ? q : lastc]);
                 }
             }
-#pragma unroll
-            for (int i = 0; i < KPT; i++)
-                if (k0 + KS + i < ke) ak_prefetch_l2(bb + (ak_i64)(k0 + KS + i) * ldb);
             /* A: 16-byte loads where its rows allow (stored M x K: the thread's KPT rows of k in the slice; stored
              * K x M, M = 4: a row of k a load), else an element a load */
             if (av4 && k0 + KPT <= ke) {
@@ -616,19 +618,20 @@ AK_INLINE void ak_gemvn4_run(float* sm, AK_GD_PARAMS_T(DT)) {
         __syncthreads(); /* the sums are read before the next problem's */
     }
 }
-template <class DT>
+template <class DT, int NT>
 AK_INLINE void ak_gemm_gemvn4(AK_GD_PARAMS_T(DT)) {
-    __shared__ __align__(16) float sm[AK_GN4_NT / AK_WAVE * 4 * 32]; /* a wave's sums of 4 rows x 32 columns, each wave */
+    static_assert(NT >= 4 * 32, "the epilogue's threads: a column of a row each");
+    __shared__ __align__(16) float sm[NT / AK_WAVE * 4 * 32]; /* a wave's sums of 4 rows x 32 columns, each wave */
     const bool vec = (flags & AK_GD_VB) && ((int)blockIdx.x + 1) * 32 <= N;
     if (M > 2) {
-        if (vec) ak_gemvn4_run<DT, true, 4>(sm, AK_GD_ARGS);
-        else ak_gemvn4_run<DT, false, 4>(sm, AK_GD_ARGS);
+        if (vec) ak_gemvn4_run<DT, true, 4, NT>(sm, AK_GD_ARGS);
+        else ak_gemvn4_run<DT, false, 4, NT>(sm, AK_GD_ARGS);
     } else if (M > 1) {
-        if (vec) ak_gemvn4_run<DT, true, 2>(sm, AK_GD_ARGS);
-        else ak_gemvn4_run<DT, false, 2>(sm, AK_GD_ARGS);
+        if (vec) ak_gemvn4_run<DT, true, 2, NT>(sm, AK_GD_ARGS);
+        else ak_gemvn4_run<DT, false, 2, NT>(sm, AK_GD_ARGS);
     } else {
-        if (vec) ak_gemvn4_run<DT, true, 1>(sm, AK_GD_ARGS);
-        else ak_gemvn4_run<DT, false, 1>(sm, AK_GD_ARGS);
+        if (vec) ak_gemvn4_run<DT, true, 1, NT>(sm, AK_GD_ARGS);
+        else ak_gemvn4_run<DT, false, 1, NT>(sm, AK_GD_ARGS);
     }
 }
 
@@ -719,16 +722,23 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
     AK_KERNEL void __launch_bounds__(AK_GN_BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \
         ak_gemm_gemvn<DT, CT>(AK_GD_ARGS);                             \
     }
-/* gemvn4: 512 threads, one block an SM on NVIDIA (128 registers); 256 on AMD */
-#define AK_GEMM_GEMVN4(NAME, DT)                                      \
-    AK_KERNEL void __launch_bounds__(AK_GN4_NT) NAME(AK_GD_PARAMS_T(DT)) { \
-        ak_gemm_gemvn4<DT>(AK_GD_ARGS);                               \
+/* gemvn4: 512 threads, one block an SM on NVIDIA (128 registers); 256 on AMD. gemvn4h: half the threads, two blocks
+ * an SM on NVIDIA (128 registers) */
+#if defined(AK_NVIDIA)
+#define AK_GN4H_BOUNDS AK_GN4_NT / 2, 2
+#else
+#define AK_GN4H_BOUNDS AK_GN4_NT / 2
+#endif
+#define AK_GEMM_GEMVN4(NAME, DT, NT, BOUNDS)                          \
+    AK_KERNEL void __launch_bounds__(BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \
+        ak_gemm_gemvn4<DT, NT>(AK_GD_ARGS);                           \
     }
 
-// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32
+// kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32 ak_gemm_gemvn4h_f32
 AK_GEMM_GEMV(ak_gemm_gemv_f32, ak_f32_t)
 AK_GEMM_GEMV(ak_gemm_gemv_f16, ak_f16_t)
 AK_GEMM_GEMV(ak_gemm_gemv_bf16, ak_bf16_t)
 AK_GEMM_GEMVN(ak_gemm_gemvn_f32, ak_f32_t, 32)   /* 128 columns a block */
 AK_GEMM_GEMVN(ak_gemm_gemvn32_f32, ak_f32_t, 8) /* 32 */
-AK_GEMM_GEMVN4(ak_gemm_gemvn4_f32, ak_f32_t) /* 32, m <= 4 */
+AK_GEMM_GEMVN4(ak_gemm_gemvn4_f32, ak_f32_t, AK_GN4_NT, AK_GN4_NT)          /* 32, m <= 4 */
+AK_GEMM_GEMVN4(ak_gemm_gemvn4h_f32, ak_f32_t, AK_GN4_NT / 2, AK_GN4H_BOUNDS) /* the same, half the threads */

@@ -336,7 +336,7 @@ static void akemu_register(void) {
     AKEMU_K(ak_gemm_mma_s_f16) AKEMU_K(ak_gemm_mma_s_bf16) AKEMU_K(ak_gemm_mma_s_f32) AKEMU_K(ak_gemm_mma_s_x32)
     AKEMU_K(ak_gemm_simt_l_f32) AKEMU_K(ak_gemm_simt_l_f16) AKEMU_K(ak_gemm_simt_l_bf16)
     AKEMU_K(ak_gemm_skinny_f32) AKEMU_K(ak_gemm_skinny_f16) AKEMU_K(ak_gemm_skinny_bf16)
-    AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16) AKEMU_K(ak_gemm_gemvn_f32) AKEMU_K(ak_gemm_gemvn32_f32) AKEMU_K(ak_gemm_gemvn4_f32) AKEMU_K(ak_gemm_decode_fin_f32)
+    AKEMU_K(ak_gemm_gemv_f32) AKEMU_K(ak_gemm_gemv_f16) AKEMU_K(ak_gemm_gemv_bf16) AKEMU_K(ak_gemm_gemvn_f32) AKEMU_K(ak_gemm_gemvn32_f32) AKEMU_K(ak_gemm_gemvn4_f32) AKEMU_K(ak_gemm_gemvn4h_f32) AKEMU_K(ak_gemm_decode_fin_f32)
     AKEMU_K(ak_gemm_splitk_fin_f32) AKEMU_K(ak_gemm_splitk_fin_f16) AKEMU_K(ak_gemm_splitk_fin_bf16)
     AKEMU_K(ak_gemm_i8_l_f16) AKEMU_K(ak_gemm_i8_l_bf16) AKEMU_K(ak_gemm_i8_s_f16) AKEMU_K(ak_gemm_i8_s_bf16)
     AKEMU_K(ak_gemm_fp8_l_e4e4) AKEMU_K(ak_gemm_fp8_l_e4e5) AKEMU_K(ak_gemm_fp8_l_e5e4) AKEMU_K(ak_gemm_fp8_l_e5e5)

@@ -413,14 +413,23 @@ static void gemv_path(void) {
     gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 1000, 30000, 1, 0, 2 | 4, 1, 1, 1); /* one row, scalar loads */
     g_split = 0;
     /* at most 4 rows in 512-thread blocks (ak_gemm_gemvn4): A's rows in 16-byte loads (stored M x K; K x M with 4
-     * rows), a column tail, a ragged k; one row at an odd offset (element loads); split-K */
+     * rows), a column tail, a ragged k; one row at an odd offset (element loads) */
     g_kpre = "ak_gemm_gemvn4_f32";
     gg_case(ctx, "gemv", AK_F32, AK_F32, 2, 1001, 1037, 0, 0, 15, 2, -1, 0);
     gg_case(ctx, "gemv", AK_F32, AK_F32, 4, 300, 2000, 1, 0, 2 | 4, 1, -1, 0);
     gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 777, 3001, 0, 0, 8 | 16, 3, 0, 1);
-    g_split = 1;
-    gg_case(ctx, "gemv", AK_F32, AK_F32, 3, 1000, 9001, 0, 0, 15, 1, -1, 0);
-    g_split = 0;
+    /* the same at 256 threads, 2 blocks an SM (ak_gemm_gemvn4h, NVIDIA: many column blocks, or few with a long k
+     * split): a column tail, every epilogue; one row at an odd offset (element loads), batches; A stored K x M with
+     * 4 rows; split-K */
+    if (!strncmp(ak_context_device(ctx)->arch_base, "sm_", 3)) {
+        g_kpre = "ak_gemm_gemvn4h_f32";
+        gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 20000, 3001, 0, 0, 15, 1, -1, 0);
+        gg_case(ctx, "gemv", AK_F32, AK_F32, 1, 9001, 2000, 0, 0, 2 | 4, 2, 1, 1);
+        gg_case(ctx, "gemv", AK_F32, AK_F32, 4, 5000, 600, 1, 0, 8, 1, -1, 0);
+        g_split = 1;
+        gg_case(ctx, "gemv", AK_F32, AK_F32, 3, 1000, 9001, 0, 0, 15, 1, -1, 0);
+        g_split = 0;
+    }
     g_kpre = NULL;
     ak_context_destroy(ctx);
 }

@@ -360,28 +360,47 @@ static void simt_split_k_plans(void) {
      * 132 SMs, 2 blocks each (1 of 512 threads): the last wave filled (393 column blocks -> 2 slices, 112 -> 3; a
      * batch's blocks count together), slices at least 128 deep; few columns take 32-column blocks, unsplit where the
      * finishing pass would cost more than the slices save; one row of 4096 columns fills the SMs from 128 blocks of
-     * 512 threads, unsplit; 3 rows of k = 4098 (A's rows not 16-byte) keep the 128-column form */
+     * 512 threads, unsplit; more column blocks than SMs take the 256-thread form at 2 an SM (cols 2: 448 blocks in
+     * 1.7 waves, not 3.4), never on AMD; 3 rows of k = 4098 (A's rows not 16-byte) keep the 128-column form */
     {
         static const struct { size_t m, n, k, batch; int split, cols; } gn[] = {
-            { 16, 4096, 4096, 1, 8, 128 }, { 16, 50257, 1024, 1, 2, 128 }, { 1, 14336, 4096, 1, 1, 4 },
-            { 8, 11008, 4096, 1, 3, 128 }, { 4, 1024, 8192, 1, 3, 4 },     { 16, 40000, 300, 1, 1, 128 },
+            { 16, 4096, 4096, 1, 8, 128 }, { 16, 50257, 1024, 1, 2, 128 }, { 1, 14336, 4096, 1, 1, 2 },
+            { 8, 11008, 4096, 1, 3, 128 }, { 4, 1024, 8192, 1, 5, 2 },     { 16, 40000, 300, 1, 1, 128 },
             { 3, 4099, 7, 1, 1, 32 },      { 16, 4096, 4096, 2, 4, 128 }, { 8, 1024, 1024, 4, 8, 128 },
             { 1, 2048, 2048, 16, 1, 128 }, { 8, 768, 512, 1, 1, 32 },     { 16, 2304, 512, 1, 1, 32 },
             { 16, 384, 5120, 1, 22, 32 },  { 16, 256, 256, 1, 1, 32 },    { 1, 4096, 4096, 1, 1, 4 },
-            { 3, 4096, 4096, 1, 1, 4 },    { 3, 4096, 4098, 1, 8, 128 },
+            { 3, 4096, 4096, 1, 1, 4 },    { 3, 4096, 4098, 1, 8, 128 },  { 1, 50257, 1024, 1, 1, 2 },
+            { 2, 8192, 2048, 1, 1, 2 },    { 1, 2304, 2048, 1, 1, 4 },
         };
         for (i = 0; i < sizeof gn / sizeof gn[0]; i++) {
             ak_gemm_desc g = split_desc(AK_F32, gn[i].m, gn[i].n, gn[i].k, gn[i].batch);
             ak_gemm_plan p;
-            const char* want = gn[i].cols == 4 ? "ak_gemm_gemvn4_f32" : gn[i].cols == 32 ? "ak_gemm_gemvn32_f32" : "ak_gemm_gemvn_f32";
+            const char* want = gn[i].cols == 4 ? "ak_gemm_gemvn4_f32" : gn[i].cols == 2 ? "ak_gemm_gemvn4h_f32" : gn[i].cols == 32 ? "ak_gemm_gemvn32_f32" : "ak_gemm_gemvn_f32";
             if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
-            AKT_CHECKF(!strcmp(p.kernel, want) && p.bn == (gn[i].cols == 128 ? 128 : 32) && p.threads == (gn[i].cols == 4 ? 512 : 128) &&
+            AKT_CHECKF(!strcmp(p.kernel, want) && p.bn == (gn[i].cols == 128 ? 128 : 32) && p.threads == (gn[i].cols == 4 ? 512 : gn[i].cols == 2 ? 256 : 128) &&
                            p.k_splits == gn[i].split && (p.k_splits == 1 || strstr(p.reason, "split-K")),
                        "gemvn %zux%zux%zu batch %zu: %s (%d columns, %d threads), k_splits %d (expected %s, %d)", g.m, g.n, g.k,
                        g.batch, p.kernel, p.bn, p.threads, p.k_splits, want, gn[i].split);
         }
     }
     ak_context_destroy(ctx);
+    /* AMD (RDNA wave 32, CDNA wave 64): the 256-thread form is NVIDIA's alone (measured there only) */
+    {
+        static const char* const archs[] = { "gfx1100", "gfx942" };
+        size_t a;
+        for (a = 0; a < 2; a++) {
+            ak_context* actx = plan_ctx(archs[a], AK_AUTO, -1, -1, 0, 0, 0);
+            if (!actx) continue;
+            for (i = 0; i < 3; i++) {
+                ak_gemm_desc g = split_desc(AK_F32, i == 2 ? 2 : 1, i ? 8192 : 14336, i ? 2048 : 4096, 1);
+                ak_gemm_plan p;
+                if (ak_gemm_plan_get(actx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
+                AKT_CHECKF(!strncmp(p.kernel, "ak_gemm_gemvn", 13) && strcmp(p.kernel, "ak_gemm_gemvn4h_f32"), "%s %zux%zux%zu: %s",
+                           archs[a], g.m, g.n, g.k, p.kernel);
+            }
+            ak_context_destroy(actx);
+        }
+    }
 }
 
 /* Split-K of the Hopper TMA kernel (f16 / bf16): 128 x 128 tiles filling at most half the SMs and k >= 2048 -> k

@@ -428,6 +428,8 @@ static void akk_walk_matrix(ak_context* ctx) {
                 AKT_OK(ak_gemm(ctx, &g, NULL));
                 g.m = 1; g.n = 4096; g.k = 512; /* one row: the 512-thread gemvn kernel */
                 AKT_OK(ak_gemm(ctx, &g, NULL));
+                g.n = 20000; /* many column blocks: its 256-thread form (NVIDIA) */
+                AKT_OK(ak_gemm(ctx, &g, NULL));
             }
         }
         for (h = 0; h < sizeof hds / sizeof hds[0]; h++) {

@@ -11,7 +11,9 @@ for k in ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32; do
     isa_require 'ds_(read|load)_b128' "A's staged chunk read 16 bytes at a time" $k
     isa_require 'v_(fmac|fma|pk_fma)_f32' "fp32 FMAs" $k
 done
-# The 512-thread few-rows kernel (ak_gemm_gemvn4: at most 4 rows, 32 columns): B's rows and A's in 16-byte loads,
-# fp32 FMAs.
-isa_require 'global_load_(dwordx4|b128)' "B's and A's rows in 16-byte loads" ak_gemm_gemvn4_f32
-isa_require 'v_(fmac|fma|pk_fma)_f32' "fp32 FMAs" ak_gemm_gemvn4_f32
+# The 512-thread few-rows kernel (ak_gemm_gemvn4: at most 4 rows, 32 columns) and its half-size form (gemvn4h): B's
+# rows and A's in 16-byte loads, fp32 FMAs.
+for k in ak_gemm_gemvn4_f32 ak_gemm_gemvn4h_f32; do
+    isa_require 'global_load_(dwordx4|b128)' "B's and A's rows in 16-byte loads" $k
+    isa_require 'v_(fmac|fma|pk_fma)_f32' "fp32 FMAs" $k
+done
