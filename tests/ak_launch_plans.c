@@ -362,6 +362,7 @@ static int not_planned(const char* k) {
            !strncmp(k, "ak_gemm_decode_", 15) ||      /* the mma.sync decode GEMM and its finish (NVIDIA sm_80+) */
            !strncmp(k, "ak_gemm_mma_w_", 14) ||       /* the 4-warp 64x64 mma.sync tile of f16 / bf16 (NVIDIA sm_80+) */
            !strncmp(k, "ak_gemm_ffma", 12) ||         /* exact f32 GEMM on FFMAs: planned on NVIDIA only (AMD runs MFMA / the SIMT tile) */
+           !strcmp(k, "ak_gemm_gemvn4h_f32") ||      /* the few-rows kernel at 2 blocks an SM: planned on NVIDIA only (measured there) */
            !strcmp(k, "ak_conv_igemm_mma_x32") ||     /* convolution with f32 as TF32 (NVIDIA mma.sync; CDNA runs exact MFMA f32) */
            !strncmp(k, "ak_conv_igemm_vec_", 18) ||   /* convolution's cp.async vector loader (NVIDIA mma.sync; AMD runs the mma kernels) */
            !strncmp(k, "ak_conv_igemm_wg", 16) ||     /* convolution on Hopper's wgmma (NVIDIA sm_90; AMD: empty bodies) */
