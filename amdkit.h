@@ -19168,14 +19168,17 @@ static const char _ak_src_gemm_decode[] =
     " *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided).\n"
     " * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h (>>impl:ops-gemm),\n"
     " * which picks this family for m <= 16 on rows of the architecture table with\n"
-    " * mma.sync, when A and B have 16-byte rows.\n"
+    " * mma.sync (any element-aligned A and B).\n"
     " *\n"
     " * A GEMM with at most 16 rows is a stream of B: the work is to read B once\n"
     " * at the copy bandwidth. Block: 4 warps, 64 columns of D (each warp 16) and a\n"
     " * slice of k (split-K over gridDim.y, so that every SM has several blocks\n"
     " * whatever n is). B moves in 64 (k) x 64 (n) tiles (8 KiB), A in 16 x 64\n"
     " * tiles, through a 4-stage cp.async ring (16-byte copies, the tails past\n"
-    " * M / N / K zero-filled), 128-byte rows XOR-swizzled by 16-byte chunk\n"
+    " * M / N / K zero-filled; an operand without 16-byte rows, e.g. B with an odd\n"
+    " * number of columns, by plain loads of 4 words, or at an odd element of an\n"
+    " * element, 3 words and an element, every load of a stage issued before its\n"
+    " * stores to shared memory), 128-byte rows XOR-swizzled by 16-byte chunk\n"
     " * (conflict-free ldmatrix). Fragments come from ldmatrix (.trans for the\n"
     " * m- / n-contiguous layouts), the products from mma.sync m16n8k16 with fp32\n"
     " * accumulators: the tensor cores make m = 16 cost what m = 1 costs (FMAs\n"
@@ -19192,8 +19195,8 @@ static const char _ak_src_gemm_decode[] =
     " * instruction, the parameter list of kernels/gemm.hip's kernels.\n"
     " *\n"
     " * flags (as kernels/gemm.hip): bit 0 A transposed, 1 B transposed, 2 D / C /\n"
-    " * bias / R are f32, 3 read C, 4 bias, 5 residual, 7 B 16-byte vectors\n"
-    " * allowed, bits 8..19 the activation's AK_UNARY_* code, bit 23 D / C / R\n"
+    " * bias / R are f32, 3 read C, 4 bias, 5 residual, 6 / 7 A / B 16-byte\n"
+    " * vectors allowed (16-byte aligned base, rows and batch stride), bits 8..19 the activation's AK_UNARY_* code, bit 23 D / C / R\n"
     " * stored transposed and the bias indexed by row: the host runs a product\n"
     " * with n <= 16 as C^T = B^T A^T, whose short side is m here. */\n"
     "\n"
@@ -19204,6 +19207,7 @@ static const char _ak_src_gemm_decode[] =
     "#define AK_GD_C 8\n"
     "#define AK_GD_BIAS 16\n"
     "#define AK_GD_RES 32\n"
+    "#define AK_GD_VA 64\n"
     "#define AK_GD_VB 128\n"
     "#define AK_GD_ACT_SHIFT 8\n"
     "#define AK_GD_CT (1 << 23)\n"
@@ -19232,22 +19236,46 @@ static const char _ak_src_gemm_decode[] =
     "template <> struct ak_gemm_decode_is_f16<ak_f16_t> { enum { V = 1 }; };\n"
     "\n"
     "#if defined(AK_MMA_SYNC)\n"
-    "/* 16 bytes into shared memory: a whole chunk by cp.async; a tail (src_bytes < 16, 2-byte elements) by plain loads\n"
-    " * of the elements that exist, zeros after them, and nothing (src_bytes 0) as zeros, so no byte past the operand is\n"
-    " * read (a partial cp.async reads only src_bytes, but compute-sanitizer's initcheck counts all 16). Plain stores\n"
-    " * are ordered with the cp.async data by the same wait + __syncthreads. Groups, waits. */\n"
-    "AK_INLINE void ak_gd_cp16(void* smem, const void* src, int src_bytes) {\n"
+    "/* Up to 8 2-byte elements at src (src_bytes / 2 of them, 0..8) as 16 bytes, zeros after them, by plain loads in\n"
+    " * two steps, so that a stage issues every load before it waits on one: ak_gd_ld8 issues them into r[5] (a whole\n"
+    " * chunk: at a 4-byte aligned address 4 words, at an odd element an element, 3 words and an element, predicated, no\n"
+    " * branch; a partial chunk, only at the operand's edges: element by element, packed at once), ak_gd_pack puts the 16\n"
+    " * bytes together. Nothing past the operand is read (a partial cp.async reads only src_bytes, but\n"
+    " * compute-sanitizer's initcheck counts all 16). */\n"
+    "AK_INLINE void ak_gd_ld8(const void* src, int src_bytes, ak_u32* r) {\n"
+    "    const unsigned short* e = (const unsigned short*)src;\n"
     "    if (src_bytes == 16) {\n"
-    "        asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(smem)), \"l\"(src) : \"memory\");\n"
+    "        const int odd = ((size_t)src & 2) ? 1 : 0;\n"
+    "        const ak_u32* w = (const ak_u32*)(e + odd);\n"
+    "        r[1] = w[0];\n"
+    "        r[2] = w[1];\n"
+    "        r[3] = w[2];\n"
+    "        r[0] = odd ? (ak_u32)e[0] : w[3];\n"
+    "        r[4] = odd ? (ak_u32)e[7] | 0x10000u : 0u; /* bit 16: the odd form (an element is below 2^16) */\n"
     "        return;\n"
     "    }\n"
-    "    const unsigned short* e = (const unsigned short*)src;\n"
     "    ak_u32 v[4] = { 0u, 0u, 0u, 0u };\n"
     "#pragma unroll\n"
     "    for (int i = 0; i < 8; i++)\n"
     "        if (2 * i < src_bytes) v[i / 2] |= (ak_u32)e[i] << (16 * (i % 2));\n"
+    "    r[1] = v[0]; r[2] = v[1]; r[3] = v[2]; r[0] = v[3]; r[4] = 0u;\n"
+    "}\n"
+    "AK_INLINE void ak_gd_pack(const ak_u32* r, ak_u32* v) {\n"
+    "    if (r[4] & 0x10000u) {\n"
+    "        v[0] = r[0] | (r[1] << 16);\n"
+    "        v[1] = (r[1] >> 16) | (r[2] << 16);\n"
+    "        v[2] = (r[2] >> 16) | (r[3] << 16);\n"
+    "        v[3] = (r[3] >> 16) | (r[4] << 16);\n"
+    "    } else {\n"
+    "        v[0] = r[1]; v[1] = r[2]; v[2] = r[3]; v[3] = r[0];\n"
+    "    }\n"
+    "}\n"
+    "AK_INLINE void ak_gd_st16(void* smem, const ak_u32* r) { /* r: ak_gd_ld8's */\n"
+    "    ak_u32 v[4];\n"
+    "    ak_gd_pack(r, v);\n"
     "    asm volatile(\"st.shared.v4.b32 [%0], {%1, %2, %3, %4};\\n\" ::\"r\"(ak_smem_addr(smem)), \"r\"(v[0]), \"r\"(v[1]), \"r\"(v[2]), \"r\"(v[3]) : \"memory\");\n"
     "}\n"
+    "/* Plain stores into the stages are ordered with the cp.async data by the same wait + __syncthreads. Groups, waits. */\n"
     "AK_INLINE void ak_gd_commit(void) { asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\"); }\n"
     "template <int N> AK_INLINE void ak_gd_wait(void) { asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N) : \"memory\"); }\n"
     "AK_INLINE void ak_gd_ldsm4(ak_u32 addr, ak_u32* r) {\n"
@@ -19270,15 +19298,16 @@ static const char _ak_src_gemm_decode[] =
     "/* 128-byte rows, 16-byte chunk c of row r at r * 128 + (c ^ (r % 8)) * 16 */\n"
     "AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }\n"
     "\n"
-    "/* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N). */\n"
-    "template <class DT, int TA, int TB>\n"
-    "AK_INLINE void ak_gd_gemm(const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,\n"
+    "/* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N);\n"
+    " * V: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled out, the\n"
+    " * cp.async ring as tight as without them); sm: the kernel's stages (one array for both instantiations). */\n"
+    "template <class DT, int TA, int TB, bool V>\n"
+    "AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,\n"
     "                          float* W, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,\n"
     "                          ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags,\n"
     "                          float ap) {\n"
     "    typedef typename DT::T T;\n"
     "    enum { NB = 64, KC = 64, S = 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };\n"
-    "    __shared__ __attribute__((aligned(128))) unsigned char sm[S * STAGE];\n"
     "    const int tid = (int)threadIdx.x, w = tid / 32, l = tid % 32;\n"
     "    const int n0 = (int)blockIdx.x * NB, ks = (int)blockIdx.y * kper, ke = ks + kper < K ? ks + kper : K;\n"
     "    const int nkc = ke > ks ? (ke - ks + KC - 1) / KC : 0;\n"
@@ -19291,6 +19320,7 @@ static const char _ak_src_gemm_decode[] =
     "           by one cp.async per 16 bytes from pointers set up once (B: rows tid / 8 + 16 i, 16-byte chunk tid % 8;\n"
     "           A, k-contiguous: row tid / 8; m-contiguous: k row tid / 2, 16-byte half tid % 2); else (tails) each\n"
     "           copy checked against M, N and the slice's end */\n"
+    "        const bool vb = V || (flags & AK_GD_VB) != 0, va = V || (flags & AK_GD_VA) != 0;\n"
     "        const bool bfull = n0 + NB <= N, afull = TA == 0 ? tid / 8 < M : (tid % 2) * 8 + 8 <= M;\n"
     "        const T* bsrc = TB == 1 ? Bb + (ak_i64)(n0 + tid / 8) * ldb + ks + (tid % 8) * 8 : Bb + (ak_i64)(ks + tid / 8) * ldb + n0 + (tid % 8) * 8;\n"
     "        const T* asrc = TA == 0 ? Ab + (ak_i64)(tid / 8) * lda + ks + (tid % 8) * 8 : Ab + (ak_i64)(ks + tid / 2) * lda + (tid % 2) * 8;\n"
@@ -19300,51 +19330,68 @@ static const char _ak_src_gemm_decode[] =
     "            const int k0 = ks + c * KC;\n"
     "            unsigned char* sb = sm + st * STAGE;\n"
     "            unsigned char* sa = sb + B_BYTES;\n"
-    "            if (k0 + KC <= ke && bfull) {\n"
+    "            if (k0 + KC <= ke && bfull && vb) {\n"
     "                const T* q = bsrc + c * bchunk;\n"
     "#pragma unroll\n"
     "                for (int i = 0; i < 4; i++)\n"
     "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sb + ak_gd_sw(tid / 8 + 16 * i, tid % 8))),\n"
     "                                 \"l\"(q + i * bstep) : \"memory\");\n"
-    "                if (afull) {\n"
+    "                if (afull && va) {\n"
     "                    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(\n"
     "                                     sa + (TA == 0 ? ak_gd_sw(tid / 8, tid % 8) : (tid / 2) * 32 + (tid % 2) * 16))),\n"
     "                                 \"l\"(asrc + c * achunk) : \"memory\");\n"
     "                    return;\n"
     "                }\n"
     "            }\n"
-    "#pragma unroll\n"
-    "            for (int i = 0; i < 4 && !(k0 + KC <= ke && bfull); i++) { /* B: 64 rows x 8 chunks */\n"
-    "                const int q = tid + 128 * i, r = q / 8, ch = q % 8;\n"
+    "            ak_u32 av[5];\n"
+    "            int aoff;\n"
+    "            bool acp;\n"
+    "            { /* A: 16 rows (m) x 8 chunks (k), or 64 rows (k) x 2 chunks (m) of 32 bytes; stored after B's loads */\n"
     "                const T* src;\n"
     "                int bytes;\n"
-    "                if (TB == 1) { /* row r = column n0 + r, chunk = k */\n"
-    "                    const int n = n0 + r, k = k0 + ch * 8, left = (ke - k) * 2;\n"
-    "                    bytes = n < N && k < ke ? (left < 16 ? left : 16) : 0;\n"
-    "                    src = Bb + (ak_i64)n * ldb + k;\n"
-    "                } else { /* row r = k0 + r, chunk = columns */\n"
-    "                    const int k = k0 + r, n = n0 + ch * 8, left = (N - n) * 2;\n"
-    "                    bytes = k < ke && n < N ? (left < 16 ? left : 16) : 0;\n"
-    "                    src = Bb + (ak_i64)k * ldb + n;\n"
-    "                }\n"
-    "                ak_gd_cp16(sb + ak_gd_sw(r, ch), bytes ? (const void*)src : (const void*)Bb, bytes);\n"
-    "            }\n"
-    "            { /* A: 16 rows (m) x 8 chunks (k), or 64 rows (k) x 2 chunks (m) of 32 bytes */\n"
-    "                const T* src;\n"
-    "                int bytes, off;\n"
     "                if (TA == 0) {\n"
     "                    const int r = tid / 8, ch = tid % 8, k = k0 + ch * 8, left = (ke - k) * 2;\n"
     "                    bytes = r < M && k < ke ? (left < 16 ? left : 16) : 0;\n"
     "                    src = Ab + (ak_i64)r * lda + k;\n"
-    "                    off = ak_gd_sw(r, ch);\n"
+    "                    aoff = ak_gd_sw(r, ch);\n"
     "                } else {\n"
     "                    const int r = tid / 2, ch = tid % 2, k = k0 + r, left = (M - ch * 8) * 2;\n"
     "                    bytes = k < ke && ch * 8 < M ? (left < 16 ? left : 16) : 0;\n"
     "                    src = Ab + (ak_i64)k * lda + ch * 8;\n"
-    "                    off = r * 32 + ch * 16;\n"
+    "                    aoff = r * 32 + ch * 16;\n"
     "                }\n"
-    "                ak_gd_cp16(sa + off, bytes ? (const void*)src : (const void*)Ab, bytes);\n"
+    "                acp = bytes == 16 && va;\n"
+    "                if (acp) asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sa + aoff)), \"l\"(src) : \"memory\");\n"
+    "                else ak_gd_ld8(bytes ? (const void*)src : (const void*)Ab, bytes, av);\n"
     "            }\n"
+    "            if (!(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */\n"
+    "                ak_u32 v[4][5];\n"
+    "                bool cp[4];\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 4; i++) {\n"
+    "                    const int q = tid + 128 * i, r = q / 8, ch = q % 8;\n"
+    "                    const T* src;\n"
+    "                    int bytes;\n"
+    "                    if (TB == 1) { /* row r = column n0 + r, chunk = k */\n"
+    "                        const int n = n0 + r, k = k0 + ch * 8, left = (ke - k) * 2;\n"
+    "                        bytes = n < N && k < ke ? (left < 16 ? left : 16) : 0;\n"
+    "                        src = Bb + (ak_i64)n * ldb + k;\n"
+    "                    } else { /* row r = k0 + r, chunk = columns */\n"
+    "                        const int k = k0 + r, n = n0 + ch * 8, left = (N - n) * 2;\n"
+    "                        bytes = k < ke && n < N ? (left < 16 ? left : 16) : 0;\n"
+    "                        src = Bb + (ak_i64)k * ldb + n;\n"
+    "                    }\n"
+    "                    cp[i] = bytes == 16 && vb;\n"
+    "                    if (cp[i])\n"
+    "                        asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sb + ak_gd_sw(r, ch))), \"l\"(src) : \"memory\");\n"
+    "                    else\n"
+    "                        ak_gd_ld8(bytes ? (const void*)src : (const void*)Bb, bytes, v[i]);\n"
+    "                }\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 4; i++)\n"
+    "                    if (!cp[i]) ak_gd_st16(sb + ak_gd_sw((tid + 128 * i) / 8, (tid + 128 * i) % 8), v[i]);\n"
+    "            }\n"
+    "            if (!acp) ak_gd_st16(sa + aoff, av);\n"
     "        };\n"
     "        float acc[2][4];\n"
     "#pragma unroll\n"
@@ -19412,13 +19459,25 @@ static const char _ak_src_gemm_decode[] =
     "        int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC,  \\\n"
     "        ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags, float ap\n"
     "#if defined(AK_MMA_SYNC)\n"
-    "#define AK_GD_BODY(DT, TA, TB) \\\n"
-    "    ak_gd_gemm<DT, TA, TB>(A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, alpha, beta, flags, ap);\n"
+    "/* the plain-load form out of line, so that the 16-byte form inlined in the kernel compiles as tight as alone */\n"
+    "template <class DT, int TA, int TB>\n"
+    "__device__ __noinline__ void ak_gd_gemm_plain(unsigned char* sm, AK_GEMM_DECODE_PARAMS_T(DT)) {\n"
+    "    ak_gd_gemm<DT, TA, TB, false>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper,\n"
+    "                                  alpha, beta, flags, ap);\n"
+    "}\n"
+    "#define AK_GD_BODY(DT, TA, TB)                                                                                              \\\n"
+    "    __shared__ __attribute__((aligned(128))) unsigned char sm[4 * (64 * 64 * 2 + 16 * 64 * 2)]; /* ak_gd_gemm's stages */ \\\n"
+    "    if ((flags & (AK_GD_VA | AK_GD_VB)) == (AK_GD_VA | AK_GD_VB))                                                           \\\n"
+    "        ak_gd_gemm<DT, TA, TB, true>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \\\n"
+    "                                     alpha, beta, flags, ap);                                                                 \\\n"
+    "    else                                                                                                                      \\\n"
+    "        ak_gd_gemm_plain<DT, TA, TB>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \\\n"
+    "                                     alpha, beta, flags, ap);\n"
     "#else\n"
     "#define AK_GD_BODY(DT, TA, TB)\n"
     "#endif\n"
     "#define AK_GEMM_DECODE(NAME, DT, TA, TB)                                       \\\n"
-    "    AK_KERNEL void __launch_bounds__(128) NAME(AK_GEMM_DECODE_PARAMS_T(DT)) { \\\n"
+    "    AK_KERNEL void __launch_bounds__(128, 5) NAME(AK_GEMM_DECODE_PARAMS_T(DT)) { \\\n"
     "        AK_GD_BODY(DT, TA, TB)                                                 \\\n"
     "    }\n"
     "// kernels: ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16\n"
@@ -25060,6 +25119,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GD_C 8
 #define _AK_GD_BIAS 16
 #define _AK_GD_RES 32
+#define _AK_GD_VA 64
 #define _AK_GD_VB 128
 #define _AK_GD_ACT_SHIFT 8
 #define _AK_GD_CT (1 << 23)
@@ -25344,7 +25404,7 @@ static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const voi
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
     ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:256 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:315 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -25353,7 +25413,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:287 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:346 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25610,11 +25670,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:712 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:771 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:722 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:781 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:733 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:792 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -28725,16 +28785,20 @@ static size_t _ak_gemm_sm90_smem(int bn) {
     return stages * (size_t)(128 + bn) * 128 + 2 * 64 * 128 * 2 + 16 * stages + 1024; /* stages, 2 epilogue buffers, barriers, alignment */
 }
 
-/* The decode kernel (kernels/gemm_decode.hip) copies A and B in 16-byte
- * pieces: both need 16-byte aligned bases, rows and batch strides. A single
- * row of A stored K x 1 with lda 1 is the same vector as A stored 1 x K: the
+/* The decode kernel (kernels/gemm_decode.hip) moves A and B in 16-byte
+ * pieces: by cp.async where the operand's base, rows and batch stride are
+ * 16-byte aligned (*va / *vb 1), else by plain loads of words (4-byte aligned
+ * pieces) or of an element, 3 words and an element, so any element-aligned
+ * operand runs (a B of 50257 columns: no 16-byte rows). A single row of A
+ * stored K x 1 with lda 1 is the same vector as A stored 1 x K: the
  * k-contiguous kernel runs it (*ta 0). 1 when it can run the descriptor. */
-static int _ak_gemm_decode_ok(const ak_gemm_desc* g, const _ak_gemm_shape* s, int* ta) {
+static int _ak_gemm_decode_ok(const ak_gemm_desc* g, const _ak_gemm_shape* s, int* ta, int* va, int* vb) {
     const size_t es = s->esz;
-    const int ok_b = (uintptr_t)g->b % 16 == 0 && (s->ldb * es) % 16 == 0 && (g->batch == 1 || (g->stride_b * es) % 16 == 0);
     *ta = g->trans_a && !(g->m == 1 && s->lda == 1);
-    return ok_b && (uintptr_t)g->a % 16 == 0 && (*ta == 0 && g->m == 1 ? 1 : (s->lda * es) % 16 == 0) &&
-           (g->batch == 1 || (g->stride_a * es) % 16 == 0);
+    *vb = (uintptr_t)g->b % 16 == 0 && (s->ldb * es) % 16 == 0 && (g->batch == 1 || (g->stride_b * es) % 16 == 0);
+    *va = (uintptr_t)g->a % 16 == 0 && (*ta == 0 && g->m == 1 ? 1 : (s->lda * es) % 16 == 0) &&
+          (g->batch == 1 || (g->stride_a * es) % 16 == 0);
+    return (uintptr_t)g->a % es == 0 && (uintptr_t)g->b % es == 0;
 }
 
 /* The CDNA3 / CDNA4 kernel (kernels/gemm_cdna.hip) for a 16-bit descriptor:
@@ -28944,10 +29008,11 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128) * (g->batch ? g->batch : 1);
         small = tiles < (size_t)cus;
     }
-    /* decode shapes, f16 / bf16 on NVIDIA: the mma.sync decode kernel, either layout */
+    /* decode shapes, f16 / bf16 on NVIDIA: the mma.sync decode kernel, either layout (one row times B stored N x K
+     * without 16-byte rows: the gemv kernel below, 2.3x the decode kernel's plain loads there) */
     if (g->m <= 16 && g->dtype != AK_F32 && mc && (isa == AK_MATRIX_MMA || isa == AK_MATRIX_WGMMA)) {
-        int ta = 0;
-        if (_ak_gemm_decode_ok(g, s, &ta)) {
+        int ta = 0, va = 0, vb = 0;
+        if (_ak_gemm_decode_ok(g, s, &ta, &va, &vb) && ((va && vb) || !(g->m == 1 && g->trans_b))) {
             t = _ak_gemm_tile_find(AK_MATRIX_MMA, 6);
             p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
             p->reason = t->reason;
@@ -29135,7 +29200,7 @@ typedef char _ak_gemm_ffma_flags_agree[(_AK_GFF_C == _AK_GF_C && _AK_GFF_BIAS ==
 /* the matrix-vector kernels (kernels/gemm_decode.hip ak_gemm_gemv*) take the flags of kernels/gemm.hip too */
 typedef char _ak_gemm_gemv_flags_agree[(_AK_GD_TA == _AK_GF_TA && _AK_GD_TB == _AK_GF_TB && _AK_GD_OUT32 == _AK_GF_OUT32 &&
                                         _AK_GD_C == _AK_GF_C && _AK_GD_BIAS == _AK_GF_BIAS && _AK_GD_RES == _AK_GF_RES &&
-                                        _AK_GD_VB == _AK_GF_VB && _AK_GD_ACT_SHIFT == _AK_GF_ACT_SHIFT && _AK_GD_CT == _AK_GF_CT) ? 1 : -1];
+                                        _AK_GD_VA == _AK_GF_VA && _AK_GD_VB == _AK_GF_VB && _AK_GD_ACT_SHIFT == _AK_GF_ACT_SHIFT && _AK_GD_CT == _AK_GF_CT) ? 1 : -1];
 
 /* The gemvn kernels' form for g on cus units of the given wave size (*form: 0 ak_gemm_gemvn_f32, 128 columns a block;
  * 1 ak_gemm_gemvn32_f32, 32; 2 ak_gemm_gemvn4_f32, 32 columns of 512 threads, for one row, or at most 4 where rows4:
@@ -29608,9 +29673,10 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
     _ak_kargs a;
     ak_dim3 grid, block;
     ak_result r;
-    int flags, ta = 0;
+    int flags, ta = 0, va = 0, vb = 0;
     char fin[48];
-    (void)_ak_gemm_decode_ok(g, s, &ta);
+    (void)_ak_gemm_decode_ok(g, s, &ta, &va, &vb);
+    if (!va || !vb) splits = (size_t)6 * (size_t)cus / per; /* plain loads wait in the thread: every block an SM holds */
     if (splits > chunks / 4) splits = chunks / 4;
     if (splits > 64) splits = 64;
     if (splits < 1) splits = 1;
@@ -29624,7 +29690,7 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
         if ((r = ak_malloc(ctx, splits * s->batch * s->m * s->n * sizeof(float), stream, &ws)) != AK_OK) return r;
     }
     flags = (g->out_dtype == AK_F32 ? _AK_GD_OUT32 : 0) | (g->beta != 0.0f ? _AK_GD_C : 0) | (g->bias ? _AK_GD_BIAS : 0) |
-            (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT) | ct;
+            (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT) | ct | (va ? _AK_GD_VA : 0) | (vb ? _AK_GD_VB : 0);
     _ak_kargs_gemm_decode(&a, g->a, g->b, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, ws, (int32_t)s->m,
                           (int32_t)s->n, (int32_t)s->k, ta ? (int64_t)s->lda : (g->trans_a ? (int64_t)s->k : (int64_t)s->lda),
                           (int64_t)s->ldb, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_a,

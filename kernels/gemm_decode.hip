@@ -3,14 +3,17 @@
  *   D = act(alpha op(A) op(B) + beta C + bias) + R, batched (strided).
  * Host wrapper, plan and CPU reference: ak_gemm in amdkit.h (>>impl:ops-gemm),
  * which picks this family for m <= 16 on rows of the architecture table with
- * mma.sync, when A and B have 16-byte rows.
+ * mma.sync (any element-aligned A and B).
  *
  * A GEMM with at most 16 rows is a stream of B: the work is to read B once
  * at the copy bandwidth. Block: 4 warps, 64 columns of D (each warp 16) and a
  * slice of k (split-K over gridDim.y, so that every SM has several blocks
  * whatever n is). B moves in 64 (k) x 64 (n) tiles (8 KiB), A in 16 x 64
  * tiles, through a 4-stage cp.async ring (16-byte copies, the tails past
- * M / N / K zero-filled), 128-byte rows XOR-swizzled by 16-byte chunk
+ * M / N / K zero-filled; an operand without 16-byte rows, e.g. B with an odd
+ * number of columns, by plain loads of 4 words, or at an odd element of an
+ * element, 3 words and an element, every load of a stage issued before its
+ * stores to shared memory), 128-byte rows XOR-swizzled by 16-byte chunk
  * (conflict-free ldmatrix). Fragments come from ldmatrix (.trans for the
  * m- / n-contiguous layouts), the products from mma.sync m16n8k16 with fp32
  * accumulators: the tensor cores make m = 16 cost what m = 1 costs (FMAs
@@ -27,8 +30,8 @@
  * instruction, the parameter list of kernels/gemm.hip's kernels.
  *
  * flags (as kernels/gemm.hip): bit 0 A transposed, 1 B transposed, 2 D / C /
- * bias / R are f32, 3 read C, 4 bias, 5 residual, 7 B 16-byte vectors
- * allowed, bits 8..19 the activation's AK_UNARY_* code, bit 23 D / C / R
+ * bias / R are f32, 3 read C, 4 bias, 5 residual, 6 / 7 A / B 16-byte
+ * vectors allowed (16-byte aligned base, rows and batch stride), bits 8..19 the activation's AK_UNARY_* code, bit 23 D / C / R
  * stored transposed and the bias indexed by row: the host runs a product
  * with n <= 16 as C^T = B^T A^T, whose short side is m here. */
 
@@ -39,6 +42,7 @@
 #define AK_GD_C 8
 #define AK_GD_BIAS 16
 #define AK_GD_RES 32
+#define AK_GD_VA 64
 #define AK_GD_VB 128
 #define AK_GD_ACT_SHIFT 8
 #define AK_GD_CT (1 << 23)
@@ -67,22 +71,46 @@ template <class DT> struct ak_gemm_decode_is_f16 { enum { V = 0 }; };
 template <> struct ak_gemm_decode_is_f16<ak_f16_t> { enum { V = 1 }; };
 
 #if defined(AK_MMA_SYNC)
-/* 16 bytes into shared memory: a whole chunk by cp.async; a tail (src_bytes < 16, 2-byte elements) by plain loads
- * of the elements that exist, zeros after them, and nothing (src_bytes 0) as zeros, so no byte past the operand is
- * read (a partial cp.async reads only src_bytes, but compute-sanitizer's initcheck counts all 16). Plain stores
- * are ordered with the cp.async data by the same wait + __syncthreads. Groups, waits. */
-AK_INLINE void ak_gd_cp16(void* smem, const void* src, int src_bytes) {
+/* Up to 8 2-byte elements at src (src_bytes / 2 of them, 0..8) as 16 bytes, zeros after them, by plain loads in
+ * two steps, so that a stage issues every load before it waits on one: ak_gd_ld8 issues them into r[5] (a whole
+ * chunk: at a 4-byte aligned address 4 words, at an odd element an element, 3 words and an element, predicated, no
+ * branch; a partial chunk, only at the operand's edges: element by element, packed at once), ak_gd_pack puts the 16
+ * bytes together. Nothing past the operand is read (a partial cp.async reads only src_bytes, but
+ * compute-sanitizer's initcheck counts all 16). */
+AK_INLINE void ak_gd_ld8(const void* src, int src_bytes, ak_u32* r) {
+    const unsigned short* e = (const unsigned short*)src;
     if (src_bytes == 16) {
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(smem)), "l"(src) : "memory");
+        const int odd = ((size_t)src & 2) ? 1 : 0;
+        const ak_u32* w = (const ak_u32*)(e + odd);
+        r[1] = w[0];
+        r[2] = w[1];
+        r[3] = w[2];
+        r[0] = odd ? (ak_u32)e[0] : w[3];
+        r[4] = odd ? (ak_u32)e[7] | 0x10000u : 0u; /* bit 16: the odd form (an element is below 2^16) */
         return;
     }
-    const unsigned short* e = (const unsigned short*)src;
     ak_u32 v[4] = { 0u, 0u, 0u, 0u };
 #pragma unroll
     for (int i = 0; i < 8; i++)
         if (2 * i < src_bytes) v[i / 2] |= (ak_u32)e[i] << (16 * (i % 2));
+    r[1] = v[0]; r[2] = v[1]; r[3] = v[2]; r[0] = v[3]; r[4] = 0u;
+}
+AK_INLINE void ak_gd_pack(const ak_u32* r, ak_u32* v) {
+    if (r[4] & 0x10000u) {
+        v[0] = r[0] | (r[1] << 16);
+        v[1] = (r[1] >> 16) | (r[2] << 16);
+        v[2] = (r[2] >> 16) | (r[3] << 16);
+        v[3] = (r[3] >> 16) | (r[4] << 16);
+    } else {
+        v[0] = r[1]; v[1] = r[2]; v[2] = r[3]; v[3] = r[0];
+    }
+}
+AK_INLINE void ak_gd_st16(void* smem, const ak_u32* r) { /* r: ak_gd_ld8's */
+    ak_u32 v[4];
+    ak_gd_pack(r, v);
     asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(ak_smem_addr(smem)), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
 }
+/* Plain stores into the stages are ordered with the cp.async data by the same wait + __syncthreads. Groups, waits. */
 AK_INLINE void ak_gd_commit(void) { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 template <int N> AK_INLINE void ak_gd_wait(void) { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
 AK_INLINE void ak_gd_ldsm4(ak_u32 addr, ak_u32* r) {
@@ -105,15 +133,16 @@ AK_INLINE void ak_gd_mma(float* c, const ak_u32* a, ak_u32 b0, ak_u32 b1) {
 /* 128-byte rows, 16-byte chunk c of row r at r * 128 + (c ^ (r % 8)) * 16 */
 AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }
 
-/* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N). */
-template <class DT, int TA, int TB>
-AK_INLINE void ak_gd_gemm(const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,
+/* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N);
+ * V: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled out, the
+ * cp.async ring as tight as without them); sm: the kernel's stages (one array for both instantiations). */
+template <class DT, int TA, int TB, bool V>
+AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,
                           float* W, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,
                           ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags,
                           float ap) {
     typedef typename DT::T T;
     enum { NB = 64, KC = 64, S = 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };
-    __shared__ __attribute__((aligned(128))) unsigned char sm[S * STAGE];
     const int tid = (int)threadIdx.x, w = tid / 32, l = tid % 32;
     const int n0 = (int)blockIdx.x * NB, ks = (int)blockIdx.y * kper, ke = ks + kper < K ? ks + kper : K;
     const int nkc = ke > ks ? (ke - ks + KC - 1) / KC : 0;
@@ -126,6 +155,7 @@ AK_INLINE void ak_gd_gemm(const typename DT::T* A, const typename DT::T* B, cons
            by one cp.async per 16 bytes from pointers set up once (B: rows tid / 8 + 16 i, 16-byte chunk tid % 8;
            A, k-contiguous: row tid / 8; m-contiguous: k row tid / 2, 16-byte half tid % 2); else (tails) each
            copy checked against M, N and the slice's end */
+        const bool vb = V || (flags & AK_GD_VB) != 0, va = V || (flags & AK_GD_VA) != 0;
         const bool bfull = n0 + NB <= N, afull = TA == 0 ? tid / 8 < M : (tid % 2) * 8 + 8 <= M;
         const T* bsrc = TB == 1 ? Bb + (ak_i64)(n0 + tid / 8) * ldb + ks + (tid % 8) * 8 : Bb + (ak_i64)(ks + tid / 8) * ldb + n0 + (tid % 8) * 8;
         const T* asrc = TA == 0 ? Ab + (ak_i64)(tid / 8) * lda + ks + (tid % 8) * 8 : Ab + (ak_i64)(ks + tid / 2) * lda + (tid % 2) * 8;
@@ -135,51 +165,68 @@ AK_INLINE void ak_gd_gemm(const typename DT::T* A, const typename DT::T* B, cons
             const int k0 = ks + c * KC;
             unsigned char* sb = sm + st * STAGE;
             unsigned char* sa = sb + B_BYTES;
-            if (k0 + KC <= ke && bfull) {
+            if (k0 + KC <= ke && bfull && vb) {
                 const T* q = bsrc + c * bchunk;
 #pragma unroll
                 for (int i = 0; i < 4; i++)
                     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(sb + ak_gd_sw(tid / 8 + 16 * i, tid % 8))),
                                  "l"(q + i * bstep) : "memory");
-                if (afull) {
+                if (afull && va) {
                     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(
                                      sa + (TA == 0 ? ak_gd_sw(tid / 8, tid % 8) : (tid / 2) * 32 + (tid % 2) * 16))),
                                  "l"(asrc + c * achunk) : "memory");
                     return;
                 }
             }
-#pragma unroll
-            for (int i = 0; i < 4 && !(k0 + KC <= ke && bfull); i++) { /* B: 64 rows x 8 chunks */
-                const int q = tid + 128 * i, r = q / 8, ch = q % 8;
+            ak_u32 av[5];
+            int aoff;
+            bool acp;
+            { /* A: 16 rows (m) x 8 chunks (k), or 64 rows (k) x 2 chunks (m) of 32 bytes; stored after B's loads */
                 const T* src;
                 int bytes;
-                if (TB == 1) { /* row r = column n0 + r, chunk = k */
-                    const int n = n0 + r, k = k0 + ch * 8, left = (ke - k) * 2;
-                    bytes = n < N && k < ke ? (left < 16 ? left : 16) : 0;
-                    src = Bb + (ak_i64)n * ldb + k;
-                } else { /* row r = k0 + r, chunk = columns */
-                    const int k = k0 + r, n = n0 + ch * 8, left = (N - n) * 2;
-                    bytes = k < ke && n < N ? (left < 16 ? left : 16) : 0;
-                    src = Bb + (ak_i64)k * ldb + n;
-                }
-                ak_gd_cp16(sb + ak_gd_sw(r, ch), bytes ? (const void*)src : (const void*)Bb, bytes);
-            }
-            { /* A: 16 rows (m) x 8 chunks (k), or 64 rows (k) x 2 chunks (m) of 32 bytes */
-                const T* src;
-                int bytes, off;
                 if (TA == 0) {
                     const int r = tid / 8, ch = tid % 8, k = k0 + ch * 8, left = (ke - k) * 2;
                     bytes = r < M && k < ke ? (left < 16 ? left : 16) : 0;
                     src = Ab + (ak_i64)r * lda + k;
-                    off = ak_gd_sw(r, ch);
+                    aoff = ak_gd_sw(r, ch);
                 } else {
                     const int r = tid / 2, ch = tid % 2, k = k0 + r, left = (M - ch * 8) * 2;
                     bytes = k < ke && ch * 8 < M ? (left < 16 ? left : 16) : 0;
                     src = Ab + (ak_i64)k * lda + ch * 8;
-                    off = r * 32 + ch * 16;
+                    aoff = r * 32 + ch * 16;
                 }
-                ak_gd_cp16(sa + off, bytes ? (const void*)src : (const void*)Ab, bytes);
+                acp = bytes == 16 && va;
+                if (acp) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(sa + aoff)), "l"(src) : "memory");
+                else ak_gd_ld8(bytes ? (const void*)src : (const void*)Ab, bytes, av);
             }
+            if (!(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */
+                ak_u32 v[4][5];
+                bool cp[4];
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    const int q = tid + 128 * i, r = q / 8, ch = q % 8;
+                    const T* src;
+                    int bytes;
+                    if (TB == 1) { /* row r = column n0 + r, chunk = k */
+                        const int n = n0 + r, k = k0 + ch * 8, left = (ke - k) * 2;
+                        bytes = n < N && k < ke ? (left < 16 ? left : 16) : 0;
+                        src = Bb + (ak_i64)n * ldb + k;
+                    } else { /* row r = k0 + r, chunk = columns */
+                        const int k = k0 + r, n = n0 + ch * 8, left = (N - n) * 2;
+                        bytes = k < ke && n < N ? (left < 16 ? left : 16) : 0;
+                        src = Bb + (ak_i64)k * ldb + n;
+                    }
+                    cp[i] = bytes == 16 && vb;
+                    if (cp[i])
+                        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(sb + ak_gd_sw(r, ch))), "l"(src) : "memory");
+                    else
+                        ak_gd_ld8(bytes ? (const void*)src : (const void*)Bb, bytes, v[i]);
+                }
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    if (!cp[i]) ak_gd_st16(sb + ak_gd_sw((tid + 128 * i) / 8, (tid + 128 * i) % 8), v[i]);
+            }
+            if (!acp) ak_gd_st16(sa + aoff, av);
         };
         float acc[2][4];
 #pragma unroll
@@ -247,13 +294,25 @@ AK_INLINE void ak_gd_gemm(const typename DT::T* A, const typename DT::T* B, cons
         int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC,  \
         ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags, float ap
 #if defined(AK_MMA_SYNC)
-#define AK_GD_BODY(DT, TA, TB) \
-    ak_gd_gemm<DT, TA, TB>(A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, alpha, beta, flags, ap);
+/* the plain-load form out of line, so that the 16-byte form inlined in the kernel compiles as tight as alone */
+template <class DT, int TA, int TB>
+__device__ __noinline__ void ak_gd_gemm_plain(unsigned char* sm, AK_GEMM_DECODE_PARAMS_T(DT)) {
+    ak_gd_gemm<DT, TA, TB, false>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper,
+                                  alpha, beta, flags, ap);
+}
+#define AK_GD_BODY(DT, TA, TB)                                                                                              \
+    __shared__ __attribute__((aligned(128))) unsigned char sm[4 * (64 * 64 * 2 + 16 * 64 * 2)]; /* ak_gd_gemm's stages */ \
+    if ((flags & (AK_GD_VA | AK_GD_VB)) == (AK_GD_VA | AK_GD_VB))                                                           \
+        ak_gd_gemm<DT, TA, TB, true>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \
+                                     alpha, beta, flags, ap);                                                                 \
+    else                                                                                                                      \
+        ak_gd_gemm_plain<DT, TA, TB>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \
+                                     alpha, beta, flags, ap);
 #else
 #define AK_GD_BODY(DT, TA, TB)
 #endif
 #define AK_GEMM_DECODE(NAME, DT, TA, TB)                                       \
-    AK_KERNEL void __launch_bounds__(128) NAME(AK_GEMM_DECODE_PARAMS_T(DT)) { \
+    AK_KERNEL void __launch_bounds__(128, 5) NAME(AK_GEMM_DECODE_PARAMS_T(DT)) { \
         AK_GD_BODY(DT, TA, TB)                                                 \
     }
 // kernels: ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16

@@ -89,7 +89,7 @@ static void gg_case(ak_context* ctx, const char* path, ak_dtype dt, ak_dtype ot,
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
     if (path[0]) {
         /* a matrix times a vector runs the gemv kernel whatever the tile asked for (16-bit m = 1 on NVIDIA: the
-         * decode kernel when its 16-byte rows allow) */
+         * decode kernel) */
         const int gemv = (n == 1 && !ta) || (m == 1 && tb);
         AKT_CHECKF(!strcmp(p.path, path) || (gemv && (!strcmp(p.path, "gemv") || (m == 1 && !strcmp(p.path, "decode")))),
                    "plan path %s, expected %s (kernel %s)", p.path, path, p.kernel);
@@ -353,7 +353,8 @@ static void ffma_path(void) {
 /* decode shapes (m <= 16): f16 / bf16 on NVIDIA run the mma.sync decode
  * kernel for both B layouts and both A layouts (split-K with the finish
  * kernel, and one split with the epilogue in place; batches; a single row of
- * A stored K x 1); exact f32 the FMA (skinny) kernel. */
+ * A stored K x 1; rows, bases and batch strides that are not 16-byte
+ * aligned); exact f32 the FMA (skinny) kernel. */
 static void decode_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     const char* dp = "";
@@ -368,7 +369,11 @@ static void decode_path(void) {
             gg_case(ctx, dp, T3[d], T3[d], 3, 64, 64, 1, tb, 16, 1, -1, 0);
             gg_case(ctx, dp, T3[d], T3[d], 1, 520, 704, 1, tb, 2 | 4 | 8, 1, 0, 0); /* A stored K x 1, lda 1 */
             gg_case(ctx, dp, T3[d], T3[d], 16, 8, 16384, d & 1, tb, 1, 2, -1, 0);  /* n < one block, many splits */
-            gg_case(ctx, "", T3[d], T3[d], 2, 300, 700, 0, tb, 0, 1, 0, 0);       /* rows not 16-byte: another path */
+            /* no 16-byte rows: plain loads (words; an element, 3 words, an element at odd elements) */
+            gg_case(ctx, dp, T3[d], T3[d], 2, 300, 700, 0, tb, 0, 1, 0, 0);
+            gg_case(ctx, dp, T3[d], T3[d], 1, 1001, 333, 0, tb, 2 | 4, 1, 0, 1);     /* odd rows of B, bases 1 element in */
+            gg_case(ctx, dp, T3[d], AK_F32, 5, 777, 3001, d & 1, tb, 15, 3, 1, 1);  /* odd lda / ldb / strides, batches */
+            gg_case(ctx, dp, T3[d], T3[d], 16, 130, 20001, 1, tb, 1, 1, 2, 0);     /* A K x M of 18-element rows, splits */
         }
     gg_case(ctx, "skinny", AK_F32, AK_F32, 4, 1000, 1001, 0, 1, 0, 1, -1, 0);
     gg_case(ctx, "skinny", AK_F32, AK_F32, 16, 130, 77, 0, 1, 15, 1, 3, 0);
