@@ -9,9 +9,9 @@
  * launch table (akemu_register, AKEMU_K) and akemu_grid_policy (the grid a
  * launch runs with: a test may run fewer blocks of a grid-stride kernel).
  *
- * Model: every thread of a block is a fiber (ucontext, its own stack with a
- * guard page), run until it waits at a barrier, then the next one; __syncthreads
- * a barrier over the block, wave shuffles / ballots an exchange through a
+ * Model: every thread of a block is a fiber (its own stack with a guard page;
+ * switched by akemu_ctx_switch on x86-64, ucontext elsewhere), run until it
+ * waits at a barrier, then the next one; __syncthreads a barrier over the block, wave shuffles / ballots an exchange through a
  * per-wave barrier (whose completion step may run a wave-wide operation: the
  * matrix instructions of tests/emu_matrix.cpp). A barrier that can never
  * complete (some lanes wait at it, the others finished or wait elsewhere: a
@@ -54,19 +54,50 @@ static akemu_dim3 blockDim, gridDim;
 /* A wave-wide step: run once per phase of a wave's barrier by the last lane to arrive (every lane has
  * written its operands, none has read a result yet); NULL or a no-op for phases that are plain exchanges. */
 static void (*akemu_wave_hook)(int wave);
+/* Switching lanes. glibc's swapcontext saves the signal mask with a system call on every switch (most of the
+ * emulation's time went there); on x86-64 a lane switch is six callee-saved registers and the stack pointer
+ * (akemu_ctx_switch: push them, store rsp to *save, load rsp from `to`, pop, return into the other lane). The
+ * kernels never change the floating-point control state, so it is not switched. Elsewhere, and under
+ * AddressSanitizer (which must be told of stack switches), ucontext. */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && !defined(AKEMU_UCONTEXT)
+#define AKEMU_FAST_SWITCH 1
+extern "C" void akemu_ctx_switch(void** save, void* to);
+__asm__(".pushsection .text\n"
+        ".globl akemu_ctx_switch\n"
+        ".type akemu_ctx_switch, @function\n"
+        "akemu_ctx_switch:\n"
+        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+        "  ret\n"
+        ".size akemu_ctx_switch, .-akemu_ctx_switch\n"
+        ".popsection\n");
+#else
+#define AKEMU_FAST_SWITCH 0
+#endif
 /* the fibers of the running block: lane t's context, whether it returned, and the barrier phase it waits for */
 struct akemu_fiber {
+#if AKEMU_FAST_SWITCH
+    void* sp; /* the saved stack pointer (the callee-saved registers are on that stack) */
+#else
     ucontext_t ctx;
+#endif
     char* stack;
     int done;
     const unsigned long* wait_phase_of; /* the barrier's phase counter (NULL: runnable) */
     unsigned long wait_phase;           /* runnable again once that counter moves past this */
 };
 static std::vector<akemu_fiber> akemu_fibers;
-static ucontext_t akemu_sched_ctx;
 static int akemu_cur;
 enum { AKEMU_STACK = 1 << 20 }; /* per lane, committed as touched; a guard page below it */
+#if AKEMU_FAST_SWITCH
+static void* akemu_sched_sp;
+static void akemu_switch_out(void) { akemu_ctx_switch(&akemu_fibers[akemu_cur].sp, akemu_sched_sp); }
+#else
+static ucontext_t akemu_sched_ctx;
 static void akemu_switch_out(void) { swapcontext(&akemu_fibers[akemu_cur].ctx, &akemu_sched_ctx); }
+#endif
 /* a barrier over `count` lanes; wave >= 0: a wave's barrier, whose completion runs akemu_wave_hook(wave) */
 struct akemu_bar {
     int count, wave, arrived;
@@ -175,7 +206,12 @@ static uint64_t __ballot(int pred) {
 static std::function<void()> akemu_body;
 static void akemu_lane_main(void) {
     akemu_body();
-    akemu_fibers[akemu_cur].done = 1; /* uc_link returns to the scheduler */
+    akemu_fibers[akemu_cur].done = 1;
+#if AKEMU_FAST_SWITCH
+    akemu_switch_out(); /* never resumed: the scheduler skips a finished lane */
+    abort();
+#endif
+    /* ucontext: uc_link returns to the scheduler */
 }
 static void akemu_run_block(unsigned block) {
     if (akemu_fibers.size() < block) {
@@ -190,11 +226,22 @@ static void akemu_run_block(unsigned block) {
     }
     for (unsigned t = 0; t < block; t++) {
         akemu_fiber& f = akemu_fibers[t];
+#if AKEMU_FAST_SWITCH
+        /* the new lane's stack as akemu_ctx_switch leaves one: six zeroed registers, then the address it returns
+         * to (akemu_lane_main), then a null return address for akemu_lane_main, which is entered with rsp % 16 == 8
+         * as after a call */
+        void** top = (void**)(f.stack + AKEMU_STACK);
+        top[-1] = NULL;
+        top[-2] = (void*)akemu_lane_main;
+        for (int r = 3; r <= 8; r++) top[-r] = NULL;
+        f.sp = top - 8;
+#else
         getcontext(&f.ctx);
         f.ctx.uc_stack.ss_sp = f.stack;
         f.ctx.uc_stack.ss_size = AKEMU_STACK;
         f.ctx.uc_link = &akemu_sched_ctx;
         makecontext(&f.ctx, akemu_lane_main, 0);
+#endif
         f.done = 0;
         f.wait_phase_of = NULL;
     }
@@ -208,7 +255,11 @@ static void akemu_run_block(unsigned block) {
             f.wait_phase_of = NULL;
             akemu_cur = (int)t;
             threadIdx = { t % blockDim.x, (t / blockDim.x) % blockDim.y, t / (blockDim.x * blockDim.y) };
+#if AKEMU_FAST_SWITCH
+            akemu_ctx_switch(&akemu_sched_sp, f.sp);
+#else
             swapcontext(&akemu_sched_ctx, &f.ctx);
+#endif
             ran = 1;
             if (f.done) left--;
         }

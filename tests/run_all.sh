@@ -9,13 +9,14 @@
 #     are parsed and type-checked with the same warnings (make quick-build)
 #   - the C test suites on the cpu backend, with offline compiles by the real hipRTC (ROCm 5.2) and NVRTC:
 #     quick: each kernel family compiled once, the targets taken in turn; full: every family x every target
-#     (AKT_FULL=1, tests/t_compile_kernels.c; the ROCm 5.2 targets compiled by the launch-plan step)
+#     (AKT_FULL=1, tests/t_compile_kernels.c; gfx90a and gfx1030 compiled by the ROCm 5.2 launch-plan step,
+#     gfx906 and gfx908 by the ROCm 6.4 step)
 #   - kernels run in a host SIMT emulation against their CPU references (tests/emu_llm.cpp): quick: wave 64,
 #     full: wave 64 and 32; the AMD matrix kernels with emulated MFMA / WMMA instructions (tests/emu_matrix.cpp):
 #     quick: a part on gfx942, full: every case on gfx908, gfx90a, gfx942, gfx950, gfx1100, gfx1200
 #   - every launch the ops plan on an AMD target against the code objects' limits (block <= launch bound, LDS,
-#     wave size, scratch; tests/check_launch_plans.sh, ROCm 5.2 on the host): quick: gfx90a; full: + gfx906, gfx1030,
-#     gfx908
+#     wave size, scratch; tests/check_launch_plans.sh, ROCm 5.2 on the host): quick: gfx90a; full: + gfx1030 (wave 32;
+#     the ROCm 6.4 step checks all 20 targets, gfx906 and gfx908 among them)
 #   - the header alone, with -Wall -Wextra -pedantic -Werror: quick: C99 (gcc) and C++11 (clang++); full: C99 and
 #     C++11 with gcc and clang, AMDKIT_STATIC; both: the opt-outs, the allocator hooks, the table of contents, no
 #     backend named outside the backend table's sections (tests/backend_check.sh)
@@ -32,7 +33,8 @@
 #   - the suites under AddressSanitizer + UndefinedBehaviorSanitizer, the threaded ones under ThreadSanitizer
 #     (tests/sanitize.sh = make test-sanitize), tests/tsan_races.c under TSan
 #   - the fuzzers, 5 s each (tests/fuzz/run.sh; make fuzz for longer)
-#   - every kernel family compiled for gfx940 with clang-15 and disassembled (tests/check_gfx940.sh)
+#   - where the ROCm 6.4 step cannot run (outside CI): every kernel family compiled for gfx940 with clang-15 and
+#     disassembled (tests/check_gfx940.sh), the CDNA3 check that needs no chroot
 #   - the real ROCm 6.4 hipRTC in a Debian sid chroot (tests/check_rocm64.sh): every kernel family x every AMD
 #     target, ISA checks, launch plans, ROCm 6 symbols/headers/runtime; skipped (loudly) where it cannot run,
 #     never on CI
@@ -96,8 +98,8 @@ step build-runner make -s -j"$NPROC" $B/amdkit_tests
 [ -x $B/amdkit_tests ] || { echo "the build failed: nothing to test"; echo "0 passed, 1 failed"; exit 1; }
 echo "== test suites (cpu backend, real offline compilers; $([ "$TIER" = full ] && echo "every family x every target" || echo "a representative compile matrix")): beside the steps below"
 # quick: the compile matrix leaves its gfx90a cells to the launch-plan step below, which compiles every family for gfx90a
-# full: every family x every target, the ROCm 5.2 targets' cells left to plans52 below (the same compiles, with the
-# ops' options, and their code objects checked)
+# full: every family x every target, the gfx90a and gfx1030 cells left to plans52 below (the same compiles, with the
+# ops' options, and their code objects checked), gfx906 and gfx908 to the ROCm 6.4 step (every family x 20 targets)
 if full; then bg suites suite env AKT_FULL=1 AKT_COMPILE_COVERED=gfx906,gfx908,gfx90a,gfx1030 ./$B/amdkit_tests; else bg suites suite env AKT_COMPILE_COVERED=gfx90a ./$B/amdkit_tests; fi
 echo "== build: everything else (-Werror)"
 if full; then step build make -s -j"$NPROC" all
@@ -206,17 +208,15 @@ bg_group cli-checks cli_checks
 
 # every launch the ops plan on an AMD target (tests/ak_launch_plans.c, the real planners) held to the code objects'
 # limits (tests/launch_plan_check.sh); here against ROCm 5.2's hipRTC (cached compiles), the ROCm 6.4 targets in the
-# rocm64 step. quick: gfx90a (wave64 CDNA, where a launch bound below the planned block was found); full: gfx906,
-# gfx908, gfx90a, gfx1030 (wave32)
+# rocm64 step. quick: gfx90a (wave64 CDNA, where a launch bound below the planned block was found); full: + gfx1030
+# (wave32); gfx906 and gfx908 are the ROCm 6.4 step's (ROCm 5.2's compiles of the four cost as much as its 20)
 echo "== launch plans vs the code objects (ROCm 5.2 on the host; tests/check_launch_plans.sh)"
-if full; then suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && bash tests/check_launch_plans.sh $B"
+if full; then suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && AMDKIT_PLANS52_ARCH=gfx90a,gfx1030 bash tests/check_launch_plans.sh $B"
 else suite plans52 bash -c "make -s $B/ak_compile_matrix $B/ak_launch_plans && AMDKIT_PLANS52_ARCH=gfx90a bash tests/check_launch_plans.sh $B"; fi
 
 
 skipped=0; skipped_why=""
 if full; then
-  echo "== gfx940 (clang-15) + disassembly"
-  suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
   echo "== races (ThreadSanitizer: context identity, prelude id)"
   step races-tsan bash -c "gcc -std=c99 -Wall -Wextra -Werror -O1 -g -fsanitize=thread tests/tsan_races.c -o $B/tsan_races -ldl -lpthread -lm && TSAN_OPTIONS=halt_on_error=1 ./$B/tsan_races"
   echo "== fuzzing (tests/fuzz: cache entry reader, config/env parser, amdkit run arg specs and .npy reader, arg specs against kernel parameters, collectives call sequences; 5 s each; make fuzz for longer)"
@@ -265,7 +265,12 @@ if full; then
   bg suites-tsan suite bash tests/sanitize.sh tsan   # beside ASan: each is mostly one thread
   suite suites-asan env AKT_FULL=0 bash tests/sanitize.sh asan
   bg_wait
-  if [ -f "$B/logs/rocm64.skipped" ]; then skipped=$((skipped+1)); skipped_why="$skipped_why rocm64 ($(cat "$B/logs/rocm64.skipped"))"; fi
+  if [ -f "$B/logs/rocm64.skipped" ]; then
+    skipped=$((skipped+1)); skipped_why="$skipped_why rocm64 ($(cat "$B/logs/rocm64.skipped"))"
+    # no ROCm 6.4 here: CDNA3 gets clang-15's gfx940 build and its disassembly instead
+    echo "== gfx940 (clang-15) + disassembly: CDNA3 without the ROCm 6.4 step"
+    suite gfx940 bash tests/check_gfx940.sh $B/amdkit $B/gfx940
+  fi
 fi
 
 passed=0; failed=0; failures=""; cpu_total=0
