@@ -6312,9 +6312,14 @@ static void _ak_pool_mark_events(struct _ak_pool* p) {
     _ak_pevent* ws[_AK_POOL_MAX_PASS_STREAMS];
     int n = 0, i;
     _ak_pblock* b = p->unev;
+    ak_stream* const cap = _ak_capturing(p->ctx);
     while (b) {
         _ak_pblock* next = b->lnext;
         _ak_pevent* w = NULL;
+        /* While a stream captures, its blocks (and the default stream's, which would synchronize with it) wait
+         * for ak_graph_end: an event recorded there would be part of the capture, and querying it invalidates
+         * the capture (the runtime then fails the next captured call). */
+        if (cap && (b->stream == cap || !b->stream)) { b = next; continue; }
         for (i = 0; i < n; i++) if (ss[i] == b->stream) break;
         if (i < n) {
             w = ws[i];

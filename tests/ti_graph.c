@@ -468,4 +468,56 @@ done:
     free(x0); free(ref); free(got); free(wts);
     ak_context_destroy(ctx);
 }
-void akt_suite_gpu_graph(void) { AKT_RUN(test_gpu_graph_decode); }
+/* ---- GPU: the pool during a capture ----
+ * A block freed on the capturing stream just before the capture waits for that stream's work; an allocation in
+ * the capture that no free block fits makes the pool grow. The pool must not give that block an event on the
+ * capturing stream (a query of it invalidates the capture: the next captured call fails with the runtime's
+ * "previous error during capture", as a split-K GEMM's workspace did at 4096 wide). */
+static void test_gpu_graph_pool_growth(void) {
+    ak_context* ctx = akt_gpu_context_ex(NULL, 0);
+    ak_stream* s = NULL;
+    ak_graph* g = NULL;
+    void *early = NULL, *big = NULL, *mid = NULL, *after = NULL;
+    unsigned char* host = NULL;
+    const size_t nbig = (size_t)40 << 20, nmid = (size_t)3 << 20;
+    size_t i, bad = 0;
+    int rep;
+    if (!ctx) return;
+    AKT_OK(ak_stream_create(ctx, "capture", 0, &s));
+    host = (unsigned char*)malloc(nbig);
+    if (!s || !host) goto done;
+    AKT_OK(ak_malloc(ctx, 4096, s, &early));
+    AKT_OK(ak_memset(ctx, early, 1, 4096, s));
+    AKT_OK(ak_free(ctx, early));   /* free, waiting for s (no event yet) */
+    AKT_OK(ak_graph_begin(s));
+    AKT_OK(ak_malloc(ctx, nbig, s, &big));   /* nothing free fits: the pool grows during the capture */
+    AKT_OK(ak_malloc(ctx, nmid, s, &mid));
+    AKT_OK(ak_memset(ctx, big, 0x5a, nbig, s));
+    AKT_OK(ak_memset(ctx, mid, 0x33, nmid, s));
+    AKT_OK(ak_graph_end(s, &g));
+    if (!g || !big || !mid) goto done;
+    for (rep = 0; rep < 2; rep++) {
+        AKT_OK(ak_memset(ctx, big, 0, nbig, s));
+        AKT_OK(ak_graph_launch(g, s));
+        AKT_OK(ak_stream_synchronize(ctx, s));
+        AKT_OK(ak_memcpy(ctx, host, big, nbig, AK_D2H));
+        for (i = 0; i < nbig; i++) bad += host[i] != 0x5a;
+        AKT_OK(ak_memcpy(ctx, host, mid, nmid, AK_D2H));
+        for (i = 0; i < nmid; i++) bad += host[i] != 0x33;
+    }
+    AKT_CHECKF(bad == 0, "%zu bytes not written by the replayed memsets", bad);
+    /* the pool after the capture: the waiting block gets its event and is handed out again */
+    AKT_OK(ak_malloc(ctx, 4096, s, &after));
+    AKT_OK(ak_memset(ctx, after, 2, 4096, s));
+    AKT_OK(ak_stream_synchronize(ctx, s));
+done:
+    ak_graph_destroy(g);
+    if (ctx) { ak_free(ctx, big); ak_free(ctx, mid); ak_free(ctx, after); }
+    ak_stream_destroy(s);
+    free(host);
+    ak_context_destroy(ctx);
+}
+void akt_suite_gpu_graph(void) {
+    AKT_RUN(test_gpu_graph_decode);
+    AKT_RUN(test_gpu_graph_pool_growth);
+}
