@@ -126,7 +126,7 @@ else step emu-quant-w64 bash -c "make -s $B/emu_quant_w64 && ./$B/emu_quant_w64"
 # instructions emulated in their hardware lane layouts (tests/emu_matrix.cpp), one binary per target, through the
 # real ak_gemm / ak_attention plans for that target; full: every case on gfx908, gfx90a, gfx942, gfx950 (MFMA, wave
 # 64), gfx1100, gfx1200 (WMMA, wave 32); quick: gfx942 --quick (the instruction self-tests, the small tile in every
-# layout, the large tile once, one attention case: about 15 s of cpu with its build on 2 cores)
+# layout, the large tile once, one attention case: about 15 s of cpu, 25 s more for its build)
 echo "== matrix-kernel emulation (tests/emu_matrix.cpp: MFMA / WMMA GEMM and attention as host fibers vs their references)"
 if full; then
   for t in gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200; do
