@@ -14,9 +14,10 @@
  * AKT_COMPILE_COVERED=T1,T2 leaves the cells of those targets to the steps
  * that compile every family for them with the ops' own options and check the
  * code objects (make test: gfx90a, the ROCm 5.2 launch-plan step; make check:
- * gfx90a and gfx1030 there, gfx906 and gfx908 in the ROCm 6.4 step). AKT_COMPILE_FAMILIES=F1,F2 compiles only those families, each for
- * every target (the sanitizer run: the compilers are not what it checks, and
- * under ASan's allocator the large families take minutes each). */
+ * gfx90a and gfx1030 there, gfx906 and gfx908 in the ROCm 6.4 step).
+ * AKT_COMPILE_FAMILIES=F1,F2 compiles only those families, each for every
+ * target (the sanitizer run: the compilers are not what it checks, and under
+ * ASan's allocator the large families take minutes each). */
 #include "ak_test.h"
 #include <stdlib.h>
 #include <string.h>
