@@ -93,9 +93,11 @@ $(BUILD)/amdkit: examples/amdkit.c examples/demo.c examples/amdkit_run.c $(HDR)
 # tests/emu_llm.cpp: the kernels of norm.hip (residual form), llm.hip and layout.hip run in a host
 # SIMT emulation (C++20 threads) against their CPU references, for wave 64 and wave 32.
 EMU_SRC := tests/emu_llm.cpp tests/emu_harness.h tests/t_gpu_llm.c kernels/prelude.hip kernels/norm.hip kernels/llm.hip kernels/layout.hip
+# EMU_DEFS: extra defines (make check builds one with -DAKEMU_UCONTEXT in its own BUILD: the portable lane switch)
+EMU_DEFS ?=
 $(BUILD)/emu_llm_w%: $(EMU_SRC) $(HDR)
 	@mkdir -p $(BUILD)
-	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* \
+	$(CXX) -std=c++20 -O1 -Wall -Wextra -Werror -Wno-unknown-pragmas -Wno-unused-function -DAK_AMD=1 -DAK_WAVE=$* $(EMU_DEFS) \
 	  tests/emu_llm.cpp -o $@ -ldl -lpthread -lm
 
 # tests/emu_axis.cpp: ak_reduce_axes' column kernels (axis.hip, reduce.hip's combine) in the same emulation.

@@ -11,9 +11,10 @@
  *
  * Model: every thread of a block is a fiber (its own stack with a guard page;
  * switched by akemu_ctx_switch on x86-64, ucontext elsewhere), run until it
- * waits at a barrier, then the next one; __syncthreads a barrier over the block, wave shuffles / ballots an exchange through a
- * per-wave barrier (whose completion step may run a wave-wide operation: the
- * matrix instructions of tests/emu_matrix.cpp). A barrier that can never
+ * waits at a barrier, then the next one; __syncthreads a barrier over the
+ * block, wave shuffles / ballots an exchange through a per-wave barrier
+ * (whose completion step may run a wave-wide operation: the matrix
+ * instructions of tests/emu_matrix.cpp). A barrier that can never
  * complete (some lanes wait at it, the others finished or wait elsewhere: a
  * barrier in divergent code) is reported and ends the program, where real
  * hardware would hang or misbehave. __shared__ variables function

@@ -112,6 +112,8 @@ host_checks() {
 # quick: wave 64 (the CDNA path no GPU here runs; wave 32 runs for real on the NVIDIA GPU suites); full: both
 echo "== kernel emulation (tests/emu_llm.cpp: llm / layout / residual-norm kernels as host fibers vs their references)"
 if full; then step emu-llm bash -c "make -s $B/emu_llm_w64 $B/emu_llm_w32 && ./$B/emu_llm_w64 && ./$B/emu_llm_w32"
+  # the lane switch of other architectures (ucontext; x86-64 switches with a few instructions: tests/emu_harness.h)
+  step emu-llm-ucontext bash -c "make -s BUILD=$B/ucontext EMU_DEFS=-DAKEMU_UCONTEXT $B/ucontext/emu_llm_w64 && ./$B/ucontext/emu_llm_w64"
 else step emu-llm-w64 bash -c "make -s $B/emu_llm_w64 && ./$B/emu_llm_w64"; fi
 echo "== kernel emulation (tests/emu_axis.cpp: ak_reduce_axes' column kernels vs the reference)"
 if full; then step emu-axis bash -c "make -s $B/emu_axis_w64 $B/emu_axis_w32 && ./$B/emu_axis_w64 && ./$B/emu_axis_w32"
