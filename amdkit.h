@@ -19180,11 +19180,16 @@ static const char _ak_src_gemm_decode[] =
     " * slice of k (split-K over gridDim.y, so that every SM has several blocks\n"
     " * whatever n is). B moves in 64 (k) x 64 (n) tiles (8 KiB), A in 16 x 64\n"
     " * tiles, through a 4-stage cp.async ring (16-byte copies, the tails past\n"
-    " * M / N / K zero-filled; an operand without 16-byte rows, e.g. B with an odd\n"
-    " * number of columns, by plain loads of 4 words, or at an odd element of an\n"
-    " * element, 3 words and an element, every load of a stage issued before its\n"
-    " * stores to shared memory), 128-byte rows XOR-swizzled by 16-byte chunk\n"
-    " * (conflict-free ldmatrix). Fragments come from ldmatrix (.trans for the\n"
+    " * M / N / K zero-filled), 128-byte rows XOR-swizzled by 16-byte chunk\n"
+    " * (conflict-free ldmatrix). B without 16-byte rows (e.g. an odd number of\n"
+    " * columns) moves by 16-byte cp.async too: each row's 9 aligned 16-byte\n"
+    " * pieces around its 64 elements into a 3-stage ring of 144-byte rows; after\n"
+    " * each stage lands, the block shifts every row down by its first element's\n"
+    " * offset in its piece (0-14 bytes: two selects by word and a byte permute)\n"
+    " * into one swizzled tile for ldmatrix (a second barrier a stage). A without 16-byte rows, and tiles at the operands' edges,\n"
+    " * by plain loads of 4 words, or at an odd element of an element, 3 words and\n"
+    " * an element, every load of a stage issued before its stores to shared\n"
+    " * memory. Fragments come from ldmatrix (.trans for the\n"
     " * m- / n-contiguous layouts), the products from mma.sync m16n8k16 with fp32\n"
     " * accumulators: the tensor cores make m = 16 cost what m = 1 costs (FMAs\n"
     " * would need 16 per element of B, more than the SM has at the copy rate).\n"
@@ -19300,19 +19305,27 @@ static const char _ak_src_gemm_decode[] =
     "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\\n\"\n"
     "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3]) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1));\n"
     "}\n"
+    "/* the stages' bytes: the shifted ring of 3 x 64 rows of 144 bytes, a 64 x 64 tile, A's 3 16 x 64 stages (the other\n"
+    " * forms' 4 stages of 10 KiB fit) */\n"
+    "#define AK_GD_SMEM (3 * 64 * 144 + 64 * 64 * 2 + 3 * 16 * 64 * 2)\n"
     "/* 128-byte rows, 16-byte chunk c of row r at r * 128 + (c ^ (r % 8)) * 16 */\n"
     "AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }\n"
     "\n"
     "/* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N);\n"
-    " * V: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled out, the\n"
-    " * cp.async ring as tight as without them); sm: the kernel's stages (one array for both instantiations). */\n"
-    "template <class DT, int TA, int TB, bool V>\n"
+    " * F: the form. 0: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled\n"
+    " * out, the cp.async ring as tight as without them); 1: B 16-byte, A not; 2: B not 16-byte (the shifted ring: 3\n"
+    " * stages of 64 rows of 144 bytes at 0, the swizzled B tile after them, then A's 3 stages). sm: the kernel's stages\n"
+    " * (one array for every form: AK_GD_SMEM bytes). */\n"
+    "template <class DT, int TA, int TB, int F>\n"
     "AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,\n"
     "                          float* W, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,\n"
     "                          ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags,\n"
     "                          float ap) {\n"
     "    typedef typename DT::T T;\n"
-    "    enum { NB = 64, KC = 64, S = 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };\n"
+    "    enum { NB = 64, KC = 64, S = F == 2 ? 3 : 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };\n"
+    "    enum { ROW = 144, STG = 64 * ROW, BSW = 3 * STG, AR = BSW + B_BYTES }; /* the shifted ring (F == 2) */\n"
+    "    const bool V = F == 0;\n"
+    "    static_assert(AR + 3 * A_BYTES <= AK_GD_SMEM && 4 * STAGE <= AK_GD_SMEM, \"the forms' stages fit the kernel's array\");\n"
     "    const int tid = (int)threadIdx.x, w = tid / 32, l = tid % 32;\n"
     "    const int n0 = (int)blockIdx.x * NB, ks = (int)blockIdx.y * kper, ke = ks + kper < K ? ks + kper : K;\n"
     "    const int nkc = ke > ks ? (ke - ks + KC - 1) / KC : 0;\n"
@@ -19331,11 +19344,30 @@ static const char _ak_src_gemm_decode[] =
     "        const T* asrc = TA == 0 ? Ab + (ak_i64)(tid / 8) * lda + ks + (tid % 8) * 8 : Ab + (ak_i64)(ks + tid / 2) * lda + (tid % 2) * 8;\n"
     "        const ak_i64 bstep = 16 * ldb, bchunk = TB == 1 ? KC : (ak_i64)KC * ldb;\n"
     "        const ak_i64 achunk = TA == 0 ? KC : (ak_i64)KC * lda;\n"
+    "        /* F == 2: chunk k0 goes by aligned 16-byte pieces when it is whole and every row has 7 elements before and 8\n"
+    "           after the tile (so the pieces around it are the operand's); B's row r of the tile */\n"
+    "        auto words = [&](int k0) -> bool {\n"
+    "            return F == 2 && k0 + KC <= ke && (TB == 1 ? bfull && k0 > 0 && k0 + KC + 8 <= K : n0 > 0 && n0 + NB + 8 <= N);\n"
+    "        };\n"
+    "        auto brow = [&](int k0, int r) -> const T* {\n"
+    "            return TB == 1 ? Bb + (ak_i64)(n0 + r) * ldb + k0 : Bb + (ak_i64)(k0 + r) * ldb + n0;\n"
+    "        };\n"
     "        auto load = [&](int c, int st) {\n"
     "            const int k0 = ks + c * KC;\n"
-    "            unsigned char* sb = sm + st * STAGE;\n"
-    "            unsigned char* sa = sb + B_BYTES;\n"
-    "            if (k0 + KC <= ke && bfull && vb) {\n"
+    "            unsigned char* sb = F == 2 ? sm + st * STG : sm + st * STAGE;\n"
+    "            unsigned char* sa = F == 2 ? sm + AR + st * A_BYTES : sb + B_BYTES;\n"
+    "            if (F == 2 && words(k0)) { /* 64 rows x 9 pieces: piece q % 9 of row q / 9 */\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 5; i++) {\n"
+    "                    const int q = tid + 128 * i, r = q / 9, pc = q % 9;\n"
+    "                    if (i < 4 || q < 64 * 9) {\n"
+    "                        const char* p = (const char*)brow(k0, r);\n"
+    "                        asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sb + r * ROW + pc * 16)),\n"
+    "                                     \"l\"(p - ((size_t)p & 15) + pc * 16) : \"memory\");\n"
+    "                    }\n"
+    "                }\n"
+    "            }\n"
+    "            if (F != 2 && k0 + KC <= ke && bfull && vb) {\n"
     "                const T* q = bsrc + c * bchunk;\n"
     "#pragma unroll\n"
     "                for (int i = 0; i < 4; i++)\n"
@@ -19369,7 +19401,7 @@ static const char _ak_src_gemm_decode[] =
     "                if (acp) asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sa + aoff)), \"l\"(src) : \"memory\");\n"
     "                else ak_gd_ld8(bytes ? (const void*)src : (const void*)Ab, bytes, av);\n"
     "            }\n"
-    "            if (!(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */\n"
+    "            if (F == 2 ? !words(k0) : !(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */\n"
     "                ak_u32 v[4][5];\n"
     "                bool cp[4];\n"
     "#pragma unroll\n"
@@ -19393,8 +19425,11 @@ static const char _ak_src_gemm_decode[] =
     "                        ak_gd_ld8(bytes ? (const void*)src : (const void*)Bb, bytes, v[i]);\n"
     "                }\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < 4; i++)\n"
-    "                    if (!cp[i]) ak_gd_st16(sb + ak_gd_sw((tid + 128 * i) / 8, (tid + 128 * i) % 8), v[i]);\n"
+    "                for (int i = 0; i < 4; i++) {\n"
+    "                    const int q = tid + 128 * i;\n"
+    "                    if (F == 2) ak_gd_st16(sb + (q / 8) * ROW + (q % 8) * 16, v[i]); /* at the row's start: no shift */\n"
+    "                    else if (!cp[i]) ak_gd_st16(sb + ak_gd_sw(q / 8, q % 8), v[i]);\n"
+    "                }\n"
     "            }\n"
     "            if (!acp) ak_gd_st16(sa + aoff, av);\n"
     "        };\n"
@@ -19412,9 +19447,34 @@ static const char _ak_src_gemm_decode[] =
     "        for (int c = 0; c < nkc; c++) {\n"
     "            ak_gd_wait<S - 2>();\n"
     "            __syncthreads();\n"
+    "            if (F == 2) { /* stage c into the swizzled tile, each row shifted down by its offset in its first piece */\n"
+    "                const int k0 = ks + c * KC;\n"
+    "                const bool wd = words(k0);\n"
+    "                const unsigned char* src = sm + (c % S) * STG;\n"
+    "#pragma unroll\n"
+    "                for (int i = 0; i < 4; i++) {\n"
+    "                    const int q = tid + 128 * i, r = q / 8, ch = q % 8;\n"
+    "                    const int sh = wd ? (int)((size_t)brow(k0, r) & 15) : 0; /* bytes, even */\n"
+    "                    ak_u32 x[8], t[6], u[5], v[4];\n"
+    "                    asm volatile(\"ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\\n\"\n"
+    "                                 : \"=r\"(x[0]), \"=r\"(x[1]), \"=r\"(x[2]), \"=r\"(x[3]) : \"r\"(ak_smem_addr(src + r * ROW + ch * 16)));\n"
+    "                    asm volatile(\"ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\\n\"\n"
+    "                                 : \"=r\"(x[4]), \"=r\"(x[5]), \"=r\"(x[6]), \"=r\"(x[7]) : \"r\"(ak_smem_addr(src + r * ROW + ch * 16 + 16)));\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 6; j++) t[j] = (sh & 8) ? x[j + 2] : x[j];\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 5; j++) u[j] = (sh & 4) ? t[j + 1] : t[j];\n"
+    "                    const ak_u32 sel = (sh & 2) ? 0x5432u : 0x3210u;\n"
+    "#pragma unroll\n"
+    "                    for (int j = 0; j < 4; j++) asm(\"prmt.b32 %0, %1, %2, %3;\\n\" : \"=r\"(v[j]) : \"r\"(u[j]), \"r\"(u[j + 1]), \"r\"(sel));\n"
+    "                    asm volatile(\"st.shared.v4.b32 [%0], {%1, %2, %3, %4};\\n\" ::\"r\"(ak_smem_addr(sm + BSW + ak_gd_sw(r, ch))), \"r\"(v[0]),\n"
+    "                                 \"r\"(v[1]), \"r\"(v[2]), \"r\"(v[3]) : \"memory\");\n"
+    "                }\n"
+    "                __syncthreads();\n"
+    "            }\n"
     "            if (c + S - 1 < nkc) load(c + S - 1, (c + S - 1) % S);\n"
     "            ak_gd_commit();\n"
-    "            const ak_u32 sb = s0 + (c % S) * STAGE, sa = sb + B_BYTES;\n"
+    "            const ak_u32 sb = F == 2 ? s0 + BSW : s0 + (c % S) * STAGE, sa = F == 2 ? s0 + AR + (c % S) * A_BYTES : sb + B_BYTES;\n"
     "#pragma unroll\n"
     "            for (int kk = 0; kk < KC / 16; kk++) {\n"
     "                ak_u32 a[4], bq[4];\n"
@@ -19465,19 +19525,22 @@ static const char _ak_src_gemm_decode[] =
     "        ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags, float ap\n"
     "#if defined(AK_MMA_SYNC)\n"
     "/* the plain-load form out of line, so that the 16-byte form inlined in the kernel compiles as tight as alone */\n"
-    "template <class DT, int TA, int TB>\n"
+    "template <class DT, int TA, int TB, int F>\n"
     "__device__ __noinline__ void ak_gd_gemm_plain(unsigned char* sm, AK_GEMM_DECODE_PARAMS_T(DT)) {\n"
-    "    ak_gd_gemm<DT, TA, TB, false>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper,\n"
+    "    ak_gd_gemm<DT, TA, TB, F>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper,\n"
     "                                  alpha, beta, flags, ap);\n"
     "}\n"
     "#define AK_GD_BODY(DT, TA, TB)                                                                                              \\\n"
-    "    __shared__ __attribute__((aligned(128))) unsigned char sm[4 * (64 * 64 * 2 + 16 * 64 * 2)]; /* ak_gd_gemm's stages */ \\\n"
+    "    __shared__ __attribute__((aligned(128))) unsigned char sm[AK_GD_SMEM]; /* ak_gd_gemm's stages */                  \\\n"
     "    if ((flags & (AK_GD_VA | AK_GD_VB)) == (AK_GD_VA | AK_GD_VB))                                                           \\\n"
-    "        ak_gd_gemm<DT, TA, TB, true>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \\\n"
-    "                                     alpha, beta, flags, ap);                                                                 \\\n"
+    "        ak_gd_gemm<DT, TA, TB, 0>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \\\n"
+    "                                  alpha, beta, flags, ap);                                                                    \\\n"
+    "    else if (flags & AK_GD_VB)                                                                                                \\\n"
+    "        ak_gd_gemm_plain<DT, TA, TB, 1>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \\\n"
+    "                                        kper, alpha, beta, flags, ap);                                                        \\\n"
     "    else                                                                                                                      \\\n"
-    "        ak_gd_gemm_plain<DT, TA, TB>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \\\n"
-    "                                     alpha, beta, flags, ap);\n"
+    "        ak_gd_gemm_plain<DT, TA, TB, 2>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \\\n"
+    "                                        kper, alpha, beta, flags, ap);\n"
     "#else\n"
     "#define AK_GD_BODY(DT, TA, TB)\n"
     "#endif\n"
@@ -25409,7 +25472,7 @@ static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const voi
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
     ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:315 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:378 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -25418,7 +25481,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:346 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:409 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25675,11 +25738,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:771 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:834 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:781 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:844 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:792 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:855 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -28792,9 +28855,11 @@ static size_t _ak_gemm_sm90_smem(int bn) {
 
 /* The decode kernel (kernels/gemm_decode.hip) moves A and B in 16-byte
  * pieces: by cp.async where the operand's base, rows and batch stride are
- * 16-byte aligned (*va / *vb 1), else by plain loads of words (4-byte aligned
- * pieces) or of an element, 3 words and an element, so any element-aligned
- * operand runs (a B of 50257 columns: no 16-byte rows). A single row of A
+ * 16-byte aligned (*va / *vb 1); B without them (a B of 50257 columns) by
+ * cp.async of the aligned pieces around each row's tile, shifted into place
+ * in shared memory; A without them, and tiles at the edges, by plain loads of
+ * words or of an element, 3 words and an element, so any element-aligned
+ * operand runs. A single row of A
  * stored K x 1 with lda 1 is the same vector as A stored 1 x K: the
  * k-contiguous kernel runs it (*ta 0). 1 when it can run the descriptor. */
 static int _ak_gemm_decode_ok(const ak_gemm_desc* g, const _ak_gemm_shape* s, int* ta, int* va, int* vb) {
@@ -29681,7 +29746,9 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
     int flags, ta = 0, va = 0, vb = 0;
     char fin[48];
     (void)_ak_gemm_decode_ok(g, s, &ta, &va, &vb);
-    if (!va || !vb) splits = (size_t)6 * (size_t)cus / per; /* plain loads wait in the thread: every block an SM holds */
+    /* plain loads wait in the thread: every block an SM holds; B without 16-byte rows (the shifted ring, 2 stages in
+       flight a block): rounded up, so that a grid short of that gets a second split */
+    if (!va || !vb) splits = vb ? (size_t)6 * (size_t)cus / per : ((size_t)6 * (size_t)cus + per - 1) / per;
     if (splits > chunks / 4) splits = chunks / 4;
     if (splits > 64) splits = 64;
     if (splits < 1) splits = 1;

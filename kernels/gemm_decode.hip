@@ -10,11 +10,16 @@
  * slice of k (split-K over gridDim.y, so that every SM has several blocks
  * whatever n is). B moves in 64 (k) x 64 (n) tiles (8 KiB), A in 16 x 64
  * tiles, through a 4-stage cp.async ring (16-byte copies, the tails past
- * M / N / K zero-filled; an operand without 16-byte rows, e.g. B with an odd
- * number of columns, by plain loads of 4 words, or at an odd element of an
- * element, 3 words and an element, every load of a stage issued before its
- * stores to shared memory), 128-byte rows XOR-swizzled by 16-byte chunk
- * (conflict-free ldmatrix). Fragments come from ldmatrix (.trans for the
+ * M / N / K zero-filled), 128-byte rows XOR-swizzled by 16-byte chunk
+ * (conflict-free ldmatrix). B without 16-byte rows (e.g. an odd number of
+ * columns) moves by 16-byte cp.async too: each row's 9 aligned 16-byte
+ * pieces around its 64 elements into a 3-stage ring of 144-byte rows; after
+ * each stage lands, the block shifts every row down by its first element's
+ * offset in its piece (0-14 bytes: two selects by word and a byte permute)
+ * into one swizzled tile for ldmatrix (a second barrier a stage). A without 16-byte rows, and tiles at the operands' edges,
+ * by plain loads of 4 words, or at an odd element of an element, 3 words and
+ * an element, every load of a stage issued before its stores to shared
+ * memory. Fragments come from ldmatrix (.trans for the
  * m- / n-contiguous layouts), the products from mma.sync m16n8k16 with fp32
  * accumulators: the tensor cores make m = 16 cost what m = 1 costs (FMAs
  * would need 16 per element of B, more than the SM has at the copy rate).
@@ -130,19 +135,27 @@ AK_INLINE void ak_gd_mma(float* c, const ak_u32* a, ak_u32 b0, ak_u32 b1) {
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
+/* the stages' bytes: the shifted ring of 3 x 64 rows of 144 bytes, a 64 x 64 tile, A's 3 16 x 64 stages (the other
+ * forms' 4 stages of 10 KiB fit) */
+#define AK_GD_SMEM (3 * 64 * 144 + 64 * 64 * 2 + 3 * 16 * 64 * 2)
 /* 128-byte rows, 16-byte chunk c of row r at r * 128 + (c ^ (r % 8)) * 16 */
 AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }
 
 /* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N);
- * V: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled out, the
- * cp.async ring as tight as without them); sm: the kernel's stages (one array for both instantiations). */
-template <class DT, int TA, int TB, bool V>
+ * F: the form. 0: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled
+ * out, the cp.async ring as tight as without them); 1: B 16-byte, A not; 2: B not 16-byte (the shifted ring: 3
+ * stages of 64 rows of 144 bytes at 0, the swizzled B tile after them, then A's 3 stages). sm: the kernel's stages
+ * (one array for every form: AK_GD_SMEM bytes). */
+template <class DT, int TA, int TB, int F>
 AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,
                           float* W, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,
                           ak_i64 sB, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags,
                           float ap) {
     typedef typename DT::T T;
-    enum { NB = 64, KC = 64, S = 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };
+    enum { NB = 64, KC = 64, S = F == 2 ? 3 : 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };
+    enum { ROW = 144, STG = 64 * ROW, BSW = 3 * STG, AR = BSW + B_BYTES }; /* the shifted ring (F == 2) */
+    const bool V = F == 0;
+    static_assert(AR + 3 * A_BYTES <= AK_GD_SMEM && 4 * STAGE <= AK_GD_SMEM, "the forms' stages fit the kernel's array");
     const int tid = (int)threadIdx.x, w = tid / 32, l = tid % 32;
     const int n0 = (int)blockIdx.x * NB, ks = (int)blockIdx.y * kper, ke = ks + kper < K ? ks + kper : K;
     const int nkc = ke > ks ? (ke - ks + KC - 1) / KC : 0;
@@ -161,11 +174,30 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
         const T* asrc = TA == 0 ? Ab + (ak_i64)(tid / 8) * lda + ks + (tid % 8) * 8 : Ab + (ak_i64)(ks + tid / 2) * lda + (tid % 2) * 8;
         const ak_i64 bstep = 16 * ldb, bchunk = TB == 1 ? KC : (ak_i64)KC * ldb;
         const ak_i64 achunk = TA == 0 ? KC : (ak_i64)KC * lda;
+        /* F == 2: chunk k0 goes by aligned 16-byte pieces when it is whole and every row has 7 elements before and 8
+           after the tile (so the pieces around it are the operand's); B's row r of the tile */
+        auto words = [&](int k0) -> bool {
+            return F == 2 && k0 + KC <= ke && (TB == 1 ? bfull && k0 > 0 && k0 + KC + 8 <= K : n0 > 0 && n0 + NB + 8 <= N);
+        };
+        auto brow = [&](int k0, int r) -> const T* {
+            return TB == 1 ? Bb + (ak_i64)(n0 + r) * ldb + k0 : Bb + (ak_i64)(k0 + r) * ldb + n0;
+        };
         auto load = [&](int c, int st) {
             const int k0 = ks + c * KC;
-            unsigned char* sb = sm + st * STAGE;
-            unsigned char* sa = sb + B_BYTES;
-            if (k0 + KC <= ke && bfull && vb) {
+            unsigned char* sb = F == 2 ? sm + st * STG : sm + st * STAGE;
+            unsigned char* sa = F == 2 ? sm + AR + st * A_BYTES : sb + B_BYTES;
+            if (F == 2 && words(k0)) { /* 64 rows x 9 pieces: piece q % 9 of row q / 9 */
+#pragma unroll
+                for (int i = 0; i < 5; i++) {
+                    const int q = tid + 128 * i, r = q / 9, pc = q % 9;
+                    if (i < 4 || q < 64 * 9) {
+                        const char* p = (const char*)brow(k0, r);
+                        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(sb + r * ROW + pc * 16)),
+                                     "l"(p - ((size_t)p & 15) + pc * 16) : "memory");
+                    }
+                }
+            }
+            if (F != 2 && k0 + KC <= ke && bfull && vb) {
                 const T* q = bsrc + c * bchunk;
 #pragma unroll
                 for (int i = 0; i < 4; i++)
@@ -199,7 +231,7 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
                 if (acp) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(sa + aoff)), "l"(src) : "memory");
                 else ak_gd_ld8(bytes ? (const void*)src : (const void*)Ab, bytes, av);
             }
-            if (!(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */
+            if (F == 2 ? !words(k0) : !(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */
                 ak_u32 v[4][5];
                 bool cp[4];
 #pragma unroll
@@ -223,8 +255,11 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
                         ak_gd_ld8(bytes ? (const void*)src : (const void*)Bb, bytes, v[i]);
                 }
 #pragma unroll
-                for (int i = 0; i < 4; i++)
-                    if (!cp[i]) ak_gd_st16(sb + ak_gd_sw((tid + 128 * i) / 8, (tid + 128 * i) % 8), v[i]);
+                for (int i = 0; i < 4; i++) {
+                    const int q = tid + 128 * i;
+                    if (F == 2) ak_gd_st16(sb + (q / 8) * ROW + (q % 8) * 16, v[i]); /* at the row's start: no shift */
+                    else if (!cp[i]) ak_gd_st16(sb + ak_gd_sw(q / 8, q % 8), v[i]);
+                }
             }
             if (!acp) ak_gd_st16(sa + aoff, av);
         };
@@ -242,9 +277,34 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
         for (int c = 0; c < nkc; c++) {
             ak_gd_wait<S - 2>();
             __syncthreads();
+            if (F == 2) { /* stage c into the swizzled tile, each row shifted down by its offset in its first piece */
+                const int k0 = ks + c * KC;
+                const bool wd = words(k0);
+                const unsigned char* src = sm + (c % S) * STG;
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    const int q = tid + 128 * i, r = q / 8, ch = q % 8;
+                    const int sh = wd ? (int)((size_t)brow(k0, r) & 15) : 0; /* bytes, even */
+                    ak_u32 x[8], t[6], u[5], v[4];
+                    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                                 : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3]) : "r"(ak_smem_addr(src + r * ROW + ch * 16)));
+                    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                                 : "=r"(x[4]), "=r"(x[5]), "=r"(x[6]), "=r"(x[7]) : "r"(ak_smem_addr(src + r * ROW + ch * 16 + 16)));
+#pragma unroll
+                    for (int j = 0; j < 6; j++) t[j] = (sh & 8) ? x[j + 2] : x[j];
+#pragma unroll
+                    for (int j = 0; j < 5; j++) u[j] = (sh & 4) ? t[j + 1] : t[j];
+                    const ak_u32 sel = (sh & 2) ? 0x5432u : 0x3210u;
+#pragma unroll
+                    for (int j = 0; j < 4; j++) asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(v[j]) : "r"(u[j]), "r"(u[j + 1]), "r"(sel));
+                    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(ak_smem_addr(sm + BSW + ak_gd_sw(r, ch))), "r"(v[0]),
+                                 "r"(v[1]), "r"(v[2]), "r"(v[3]) : "memory");
+                }
+                __syncthreads();
+            }
             if (c + S - 1 < nkc) load(c + S - 1, (c + S - 1) % S);
             ak_gd_commit();
-            const ak_u32 sb = s0 + (c % S) * STAGE, sa = sb + B_BYTES;
+            const ak_u32 sb = F == 2 ? s0 + BSW : s0 + (c % S) * STAGE, sa = F == 2 ? s0 + AR + (c % S) * A_BYTES : sb + B_BYTES;
 #pragma unroll
             for (int kk = 0; kk < KC / 16; kk++) {
                 ak_u32 a[4], bq[4];
@@ -295,19 +355,22 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
         ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags, float ap
 #if defined(AK_MMA_SYNC)
 /* the plain-load form out of line, so that the 16-byte form inlined in the kernel compiles as tight as alone */
-template <class DT, int TA, int TB>
+template <class DT, int TA, int TB, int F>
 __device__ __noinline__ void ak_gd_gemm_plain(unsigned char* sm, AK_GEMM_DECODE_PARAMS_T(DT)) {
-    ak_gd_gemm<DT, TA, TB, false>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper,
+    ak_gd_gemm<DT, TA, TB, F>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper,
                                   alpha, beta, flags, ap);
 }
 #define AK_GD_BODY(DT, TA, TB)                                                                                              \
-    __shared__ __attribute__((aligned(128))) unsigned char sm[4 * (64 * 64 * 2 + 16 * 64 * 2)]; /* ak_gd_gemm's stages */ \
+    __shared__ __attribute__((aligned(128))) unsigned char sm[AK_GD_SMEM]; /* ak_gd_gemm's stages */                  \
     if ((flags & (AK_GD_VA | AK_GD_VB)) == (AK_GD_VA | AK_GD_VB))                                                           \
-        ak_gd_gemm<DT, TA, TB, true>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \
-                                     alpha, beta, flags, ap);                                                                 \
+        ak_gd_gemm<DT, TA, TB, 0>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \
+                                  alpha, beta, flags, ap);                                                                    \
+    else if (flags & AK_GD_VB)                                                                                                \
+        ak_gd_gemm_plain<DT, TA, TB, 1>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \
+                                        kper, alpha, beta, flags, ap);                                                        \
     else                                                                                                                      \
-        ak_gd_gemm_plain<DT, TA, TB>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper, \
-                                     alpha, beta, flags, ap);
+        ak_gd_gemm_plain<DT, TA, TB, 2>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \
+                                        kper, alpha, beta, flags, ap);
 #else
 #define AK_GD_BODY(DT, TA, TB)
 #endif
