@@ -19305,16 +19305,17 @@ static const char _ak_src_gemm_decode[] =
     "        asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\\n\"\n"
     "                     : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3]) : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1));\n"
     "}\n"
-    "/* the stages' bytes: the shifted ring of 3 x 64 rows of 144 bytes, a 64 x 64 tile, A's 3 16 x 64 stages (the other\n"
-    " * forms' 4 stages of 10 KiB fit) */\n"
-    "#define AK_GD_SMEM (3 * 64 * 144 + 64 * 64 * 2 + 3 * 16 * 64 * 2)\n"
+    "/* the stages' bytes: the shifted ring of 3 x 64 rows of 144 bytes, a 64 x 64 tile, A's 3 16 x 64 stages, each\n"
+    " * stage's 64 row offsets (the other forms' 4 stages of 10 KiB fit) */\n"
+    "#define AK_GD_SMEM (3 * 64 * 144 + 64 * 64 * 2 + 3 * 16 * 64 * 2 + 3 * 64)\n"
     "/* 128-byte rows, 16-byte chunk c of row r at r * 128 + (c ^ (r % 8)) * 16 */\n"
     "AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }\n"
     "\n"
     "/* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N);\n"
     " * F: the form. 0: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled\n"
     " * out, the cp.async ring as tight as without them); 1: B 16-byte, A not; 2: B not 16-byte (the shifted ring: 3\n"
-    " * stages of 64 rows of 144 bytes at 0, the swizzled B tile after them, then A's 3 stages). sm: the kernel's stages\n"
+    " * stages of 64 rows of 144 bytes at 0, the swizzled B tile after them, A's 3 stages, the rows' offsets in their\n"
+    " * first pieces). sm: the kernel's stages\n"
     " * (one array for every form: AK_GD_SMEM bytes). */\n"
     "template <class DT, int TA, int TB, int F>\n"
     "AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,\n"
@@ -19323,9 +19324,9 @@ static const char _ak_src_gemm_decode[] =
     "                          float ap) {\n"
     "    typedef typename DT::T T;\n"
     "    enum { NB = 64, KC = 64, S = F == 2 ? 3 : 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };\n"
-    "    enum { ROW = 144, STG = 64 * ROW, BSW = 3 * STG, AR = BSW + B_BYTES }; /* the shifted ring (F == 2) */\n"
+    "    enum { ROW = 144, STG = 64 * ROW, BSW = 3 * STG, AR = BSW + B_BYTES, SHF = AR + 3 * A_BYTES }; /* the shifted ring (F == 2) */\n"
     "    const bool V = F == 0;\n"
-    "    static_assert(AR + 3 * A_BYTES <= AK_GD_SMEM && 4 * STAGE <= AK_GD_SMEM, \"the forms' stages fit the kernel's array\");\n"
+    "    static_assert(SHF + 3 * 64 <= AK_GD_SMEM && 4 * STAGE <= AK_GD_SMEM, \"the forms' stages fit the kernel's array\");\n"
     "    const int tid = (int)threadIdx.x, w = tid / 32, l = tid % 32;\n"
     "    const int n0 = (int)blockIdx.x * NB, ks = (int)blockIdx.y * kper, ke = ks + kper < K ? ks + kper : K;\n"
     "    const int nkc = ke > ks ? (ke - ks + KC - 1) / KC : 0;\n"
@@ -19356,14 +19357,30 @@ static const char _ak_src_gemm_decode[] =
     "            const int k0 = ks + c * KC;\n"
     "            unsigned char* sb = F == 2 ? sm + st * STG : sm + st * STAGE;\n"
     "            unsigned char* sa = F == 2 ? sm + AR + st * A_BYTES : sb + B_BYTES;\n"
-    "            if (F == 2 && words(k0)) { /* 64 rows x 9 pieces: piece q % 9 of row q / 9 */\n"
+    "            if (F == 2 && words(k0)) { /* 64 rows x 9 pieces */\n"
+    "                if (TB == 1) { /* row tid / 2, pieces tid % 2, + 2, ..: one row address a thread (the rows' products\n"
+    "                                  with ldb do not change with k: held across stages, they spilled) */\n"
+    "                    const int r = tid >> 1, h = tid & 1;\n"
+    "                    const char* p = (const char*)brow(k0, r);\n"
+    "                    const int off = (int)((size_t)p & 15);\n"
+    "                    const ak_u32 d = ak_smem_addr(sb + r * ROW);\n"
     "#pragma unroll\n"
-    "                for (int i = 0; i < 5; i++) {\n"
-    "                    const int q = tid + 128 * i, r = q / 9, pc = q % 9;\n"
-    "                    if (i < 4 || q < 64 * 9) {\n"
-    "                        const char* p = (const char*)brow(k0, r);\n"
-    "                        asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sb + r * ROW + pc * 16)),\n"
-    "                                     \"l\"(p - ((size_t)p & 15) + pc * 16) : \"memory\");\n"
+    "                    for (int j = 0; j < 5; j++)\n"
+    "                        if (h + 2 * j < 9)\n"
+    "                            asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(d + (h + 2 * j) * 16),\n"
+    "                                         \"l\"(p - off + (h + 2 * j) * 16) : \"memory\");\n"
+    "                    if (h == 0) sm[SHF + st * 64 + r] = (unsigned char)off; /* for the shift */\n"
+    "                } else { /* piece q % 9 of row q / 9: a warp's copies on 4 rows (k rows lie ldb apart); the shift\n"
+    "                            finds the offsets from the rows' addresses */\n"
+    "#pragma unroll\n"
+    "                    for (int i = 0; i < 5; i++) {\n"
+    "                        const int q = tid + 128 * i, r = q / 9, pc = q % 9;\n"
+    "                        if (i < 4 || q < 64 * 9) {\n"
+    "                            const char* p = (const char*)brow(k0, r);\n"
+    "                            const int off = (int)((size_t)p & 15);\n"
+    "                            asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sb + r * ROW + pc * 16)),\n"
+    "                                         \"l\"(p - off + pc * 16) : \"memory\");\n"
+    "                        }\n"
     "                    }\n"
     "                }\n"
     "            }\n"
@@ -19454,7 +19471,7 @@ static const char _ak_src_gemm_decode[] =
     "#pragma unroll\n"
     "                for (int i = 0; i < 4; i++) {\n"
     "                    const int q = tid + 128 * i, r = q / 8, ch = q % 8;\n"
-    "                    const int sh = wd ? (int)((size_t)brow(k0, r) & 15) : 0; /* bytes, even */\n"
+    "                    const int sh = !wd ? 0 : TB == 1 ? (int)sm[SHF + (c % S) * 64 + r] : (int)((size_t)brow(k0, r) & 15); /* bytes */\n"
     "                    ak_u32 x[8], t[6], u[5], v[4];\n"
     "                    asm volatile(\"ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\\n\"\n"
     "                                 : \"=r\"(x[0]), \"=r\"(x[1]), \"=r\"(x[2]), \"=r\"(x[3]) : \"r\"(ak_smem_addr(src + r * ROW + ch * 16)));\n"
@@ -25472,7 +25489,7 @@ static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const voi
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
     ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:378 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:395 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -25481,7 +25498,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:409 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:426 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25738,11 +25755,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:834 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:851 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:844 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:861 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:855 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:872 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma

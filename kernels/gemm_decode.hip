@@ -135,16 +135,17 @@ AK_INLINE void ak_gd_mma(float* c, const ak_u32* a, ak_u32 b0, ak_u32 b1) {
         asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3]) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
-/* the stages' bytes: the shifted ring of 3 x 64 rows of 144 bytes, a 64 x 64 tile, A's 3 16 x 64 stages (the other
- * forms' 4 stages of 10 KiB fit) */
-#define AK_GD_SMEM (3 * 64 * 144 + 64 * 64 * 2 + 3 * 16 * 64 * 2)
+/* the stages' bytes: the shifted ring of 3 x 64 rows of 144 bytes, a 64 x 64 tile, A's 3 16 x 64 stages, each
+ * stage's 64 row offsets (the other forms' 4 stages of 10 KiB fit) */
+#define AK_GD_SMEM (3 * 64 * 144 + 64 * 64 * 2 + 3 * 16 * 64 * 2 + 3 * 64)
 /* 128-byte rows, 16-byte chunk c of row r at r * 128 + (c ^ (r % 8)) * 16 */
 AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }
 
 /* TA: 0 A k-contiguous (stored M x K), 1 m-contiguous (K x M); TB: 1 B k-contiguous (N x K), 0 n-contiguous (K x N);
  * F: the form. 0: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled
  * out, the cp.async ring as tight as without them); 1: B 16-byte, A not; 2: B not 16-byte (the shifted ring: 3
- * stages of 64 rows of 144 bytes at 0, the swizzled B tile after them, then A's 3 stages). sm: the kernel's stages
+ * stages of 64 rows of 144 bytes at 0, the swizzled B tile after them, A's 3 stages, the rows' offsets in their
+ * first pieces). sm: the kernel's stages
  * (one array for every form: AK_GD_SMEM bytes). */
 template <class DT, int TA, int TB, int F>
 AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,
@@ -153,9 +154,9 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
                           float ap) {
     typedef typename DT::T T;
     enum { NB = 64, KC = 64, S = F == 2 ? 3 : 4, B_BYTES = KC * NB * 2, A_BYTES = 16 * KC * 2, STAGE = B_BYTES + A_BYTES };
-    enum { ROW = 144, STG = 64 * ROW, BSW = 3 * STG, AR = BSW + B_BYTES }; /* the shifted ring (F == 2) */
+    enum { ROW = 144, STG = 64 * ROW, BSW = 3 * STG, AR = BSW + B_BYTES, SHF = AR + 3 * A_BYTES }; /* the shifted ring (F == 2) */
     const bool V = F == 0;
-    static_assert(AR + 3 * A_BYTES <= AK_GD_SMEM && 4 * STAGE <= AK_GD_SMEM, "the forms' stages fit the kernel's array");
+    static_assert(SHF + 3 * 64 <= AK_GD_SMEM && 4 * STAGE <= AK_GD_SMEM, "the forms' stages fit the kernel's array");
     const int tid = (int)threadIdx.x, w = tid / 32, l = tid % 32;
     const int n0 = (int)blockIdx.x * NB, ks = (int)blockIdx.y * kper, ke = ks + kper < K ? ks + kper : K;
     const int nkc = ke > ks ? (ke - ks + KC - 1) / KC : 0;
@@ -186,14 +187,30 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
             const int k0 = ks + c * KC;
             unsigned char* sb = F == 2 ? sm + st * STG : sm + st * STAGE;
             unsigned char* sa = F == 2 ? sm + AR + st * A_BYTES : sb + B_BYTES;
-            if (F == 2 && words(k0)) { /* 64 rows x 9 pieces: piece q % 9 of row q / 9 */
+            if (F == 2 && words(k0)) { /* 64 rows x 9 pieces */
+                if (TB == 1) { /* row tid / 2, pieces tid % 2, + 2, ..: one row address a thread (the rows' products
+                                  with ldb do not change with k: held across stages, they spilled) */
+                    const int r = tid >> 1, h = tid & 1;
+                    const char* p = (const char*)brow(k0, r);
+                    const int off = (int)((size_t)p & 15);
+                    const ak_u32 d = ak_smem_addr(sb + r * ROW);
 #pragma unroll
-                for (int i = 0; i < 5; i++) {
-                    const int q = tid + 128 * i, r = q / 9, pc = q % 9;
-                    if (i < 4 || q < 64 * 9) {
-                        const char* p = (const char*)brow(k0, r);
-                        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(sb + r * ROW + pc * 16)),
-                                     "l"(p - ((size_t)p & 15) + pc * 16) : "memory");
+                    for (int j = 0; j < 5; j++)
+                        if (h + 2 * j < 9)
+                            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d + (h + 2 * j) * 16),
+                                         "l"(p - off + (h + 2 * j) * 16) : "memory");
+                    if (h == 0) sm[SHF + st * 64 + r] = (unsigned char)off; /* for the shift */
+                } else { /* piece q % 9 of row q / 9: a warp's copies on 4 rows (k rows lie ldb apart); the shift
+                            finds the offsets from the rows' addresses */
+#pragma unroll
+                    for (int i = 0; i < 5; i++) {
+                        const int q = tid + 128 * i, r = q / 9, pc = q % 9;
+                        if (i < 4 || q < 64 * 9) {
+                            const char* p = (const char*)brow(k0, r);
+                            const int off = (int)((size_t)p & 15);
+                            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(sb + r * ROW + pc * 16)),
+                                         "l"(p - off + pc * 16) : "memory");
+                        }
                     }
                 }
             }
@@ -284,7 +301,7 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
 #pragma unroll
                 for (int i = 0; i < 4; i++) {
                     const int q = tid + 128 * i, r = q / 8, ch = q % 8;
-                    const int sh = wd ? (int)((size_t)brow(k0, r) & 15) : 0; /* bytes, even */
+                    const int sh = !wd ? 0 : TB == 1 ? (int)sm[SHF + (c % S) * 64 + r] : (int)((size_t)brow(k0, r) & 15); /* bytes */
                     ak_u32 x[8], t[6], u[5], v[4];
                     asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
                                  : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3]) : "r"(ak_smem_addr(src + r * ROW + ch * 16)));
