@@ -7,7 +7,7 @@
 # the path before), ROUNDS rounds (default 2) alternated; PyTorch eager on every cell (PEER=0: not).
 # Read with: python3 bench/results/h200_gemvn_narrow/compare.py sw old,new --dir DIR --torch DIR/sw_torch.json
 set -u
-D=bench/results/h200_decode_unaligned
+D=${D:-bench/results/h200_decode_unaligned} # another directory's cases.tsv with D set
 C=$D/cases.tsv
 export AMDKIT_CACHE_DIR=/tmp/akc
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv,noheader | head -1
