@@ -19186,10 +19186,11 @@ static const char _ak_src_gemm_decode[] =
     " * pieces around its 64 elements into a 3-stage ring of 144-byte rows; after\n"
     " * each stage lands, the block shifts every row down by its first element's\n"
     " * offset in its piece (0-14 bytes: two selects by word and a byte permute)\n"
-    " * into one swizzled tile for ldmatrix (a second barrier a stage). A without 16-byte rows, and tiles at the operands' edges,\n"
-    " * by plain loads of 4 words, or at an odd element of an element, 3 words and\n"
-    " * an element, every load of a stage issued before its stores to shared\n"
-    " * memory. Fragments come from ldmatrix (.trans for the\n"
+    " * into one swizzled tile for ldmatrix (a second barrier a stage). A without\n"
+    " * 16-byte rows, and tiles at the operands' edges, by plain loads of 4 words,\n"
+    " * or at an odd element of an element, 3 words and an element, every load of\n"
+    " * a stage issued before its stores to shared memory. Fragments come from\n"
+    " * ldmatrix (.trans for the\n"
     " * m- / n-contiguous layouts), the products from mma.sync m16n8k16 with fp32\n"
     " * accumulators: the tensor cores make m = 16 cost what m = 1 costs (FMAs\n"
     " * would need 16 per element of B, more than the SM has at the copy rate).\n"
@@ -19315,8 +19316,7 @@ static const char _ak_src_gemm_decode[] =
     " * F: the form. 0: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled\n"
     " * out, the cp.async ring as tight as without them); 1: B 16-byte, A not; 2: B not 16-byte (the shifted ring: 3\n"
     " * stages of 64 rows of 144 bytes at 0, the swizzled B tile after them, A's 3 stages, the rows' offsets in their\n"
-    " * first pieces). sm: the kernel's stages\n"
-    " * (one array for every form: AK_GD_SMEM bytes). */\n"
+    " * first pieces). sm: the kernel's stages (one array for every form: AK_GD_SMEM bytes). */\n"
     "template <class DT, int TA, int TB, int F>\n"
     "AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,\n"
     "                          float* W, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,\n"
@@ -19347,7 +19347,7 @@ static const char _ak_src_gemm_decode[] =
     "        const ak_i64 achunk = TA == 0 ? KC : (ak_i64)KC * lda;\n"
     "        /* F == 2: chunk k0 goes by aligned 16-byte pieces when it is whole and every row has 7 elements before and 8\n"
     "           after the tile (so the pieces around it are the operand's); B's row r of the tile */\n"
-    "        auto words = [&](int k0) -> bool {\n"
+    "        auto pieces = [&](int k0) -> bool {\n"
     "            return F == 2 && k0 + KC <= ke && (TB == 1 ? bfull && k0 > 0 && k0 + KC + 8 <= K : n0 > 0 && n0 + NB + 8 <= N);\n"
     "        };\n"
     "        auto brow = [&](int k0, int r) -> const T* {\n"
@@ -19357,7 +19357,7 @@ static const char _ak_src_gemm_decode[] =
     "            const int k0 = ks + c * KC;\n"
     "            unsigned char* sb = F == 2 ? sm + st * STG : sm + st * STAGE;\n"
     "            unsigned char* sa = F == 2 ? sm + AR + st * A_BYTES : sb + B_BYTES;\n"
-    "            if (F == 2 && words(k0)) { /* 64 rows x 9 pieces */\n"
+    "            if (F == 2 && pieces(k0)) { /* 64 rows x 9 pieces */\n"
     "                if (TB == 1) { /* row tid / 2, pieces tid % 2, + 2, ..: one row address a thread (the rows' products\n"
     "                                  with ldb do not change with k: held across stages, they spilled) */\n"
     "                    const int r = tid >> 1, h = tid & 1;\n"
@@ -19418,7 +19418,7 @@ static const char _ak_src_gemm_decode[] =
     "                if (acp) asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(ak_smem_addr(sa + aoff)), \"l\"(src) : \"memory\");\n"
     "                else ak_gd_ld8(bytes ? (const void*)src : (const void*)Ab, bytes, av);\n"
     "            }\n"
-    "            if (F == 2 ? !words(k0) : !(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */\n"
+    "            if (F == 2 ? !pieces(k0) : !(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */\n"
     "                ak_u32 v[4][5];\n"
     "                bool cp[4];\n"
     "#pragma unroll\n"
@@ -19466,7 +19466,7 @@ static const char _ak_src_gemm_decode[] =
     "            __syncthreads();\n"
     "            if (F == 2) { /* stage c into the swizzled tile, each row shifted down by its offset in its first piece */\n"
     "                const int k0 = ks + c * KC;\n"
-    "                const bool wd = words(k0);\n"
+    "                const bool wd = pieces(k0);\n"
     "                const unsigned char* src = sm + (c % S) * STG;\n"
     "#pragma unroll\n"
     "                for (int i = 0; i < 4; i++) {\n"
@@ -19541,7 +19541,8 @@ static const char _ak_src_gemm_decode[] =
     "        int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC,  \\\n"
     "        ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags, float ap\n"
     "#if defined(AK_MMA_SYNC)\n"
-    "/* the plain-load form out of line, so that the 16-byte form inlined in the kernel compiles as tight as alone */\n"
+    "/* the forms with plain loads or the shifted ring out of line, so that the 16-byte form inlined in the kernel\n"
+    " * compiles as tight as alone */\n"
     "template <class DT, int TA, int TB, int F>\n"
     "__device__ __noinline__ void ak_gd_gemm_plain(unsigned char* sm, AK_GEMM_DECODE_PARAMS_T(DT)) {\n"
     "    ak_gd_gemm<DT, TA, TB, F>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper,\n"
@@ -25489,7 +25490,7 @@ static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const voi
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
     ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:395 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:396 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -25498,7 +25499,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:426 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:427 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25755,11 +25756,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:851 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:852 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:861 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:862 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:872 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:873 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma

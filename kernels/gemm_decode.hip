@@ -16,10 +16,11 @@
  * pieces around its 64 elements into a 3-stage ring of 144-byte rows; after
  * each stage lands, the block shifts every row down by its first element's
  * offset in its piece (0-14 bytes: two selects by word and a byte permute)
- * into one swizzled tile for ldmatrix (a second barrier a stage). A without 16-byte rows, and tiles at the operands' edges,
- * by plain loads of 4 words, or at an odd element of an element, 3 words and
- * an element, every load of a stage issued before its stores to shared
- * memory. Fragments come from ldmatrix (.trans for the
+ * into one swizzled tile for ldmatrix (a second barrier a stage). A without
+ * 16-byte rows, and tiles at the operands' edges, by plain loads of 4 words,
+ * or at an odd element of an element, 3 words and an element, every load of
+ * a stage issued before its stores to shared memory. Fragments come from
+ * ldmatrix (.trans for the
  * m- / n-contiguous layouts), the products from mma.sync m16n8k16 with fp32
  * accumulators: the tensor cores make m = 16 cost what m = 1 costs (FMAs
  * would need 16 per element of B, more than the SM has at the copy rate).
@@ -145,8 +146,7 @@ AK_INLINE int ak_gd_sw(int r, int c) { return r * 128 + ((c ^ (r & 7)) << 4); }
  * F: the form. 0: A and B both 16-byte (the flags' AK_GD_VA / AK_GD_VB known set: the plain-load branches compiled
  * out, the cp.async ring as tight as without them); 1: B 16-byte, A not; 2: B not 16-byte (the shifted ring: 3
  * stages of 64 rows of 144 bytes at 0, the swizzled B tile after them, A's 3 stages, the rows' offsets in their
- * first pieces). sm: the kernel's stages
- * (one array for every form: AK_GD_SMEM bytes). */
+ * first pieces). sm: the kernel's stages (one array for every form: AK_GD_SMEM bytes). */
 template <class DT, int TA, int TB, int F>
 AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const typename DT::T* B, const void* C, void* D, const void* bias, const void* R,
                           float* W, int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA,
@@ -177,7 +177,7 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
         const ak_i64 achunk = TA == 0 ? KC : (ak_i64)KC * lda;
         /* F == 2: chunk k0 goes by aligned 16-byte pieces when it is whole and every row has 7 elements before and 8
            after the tile (so the pieces around it are the operand's); B's row r of the tile */
-        auto words = [&](int k0) -> bool {
+        auto pieces = [&](int k0) -> bool {
             return F == 2 && k0 + KC <= ke && (TB == 1 ? bfull && k0 > 0 && k0 + KC + 8 <= K : n0 > 0 && n0 + NB + 8 <= N);
         };
         auto brow = [&](int k0, int r) -> const T* {
@@ -187,7 +187,7 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
             const int k0 = ks + c * KC;
             unsigned char* sb = F == 2 ? sm + st * STG : sm + st * STAGE;
             unsigned char* sa = F == 2 ? sm + AR + st * A_BYTES : sb + B_BYTES;
-            if (F == 2 && words(k0)) { /* 64 rows x 9 pieces */
+            if (F == 2 && pieces(k0)) { /* 64 rows x 9 pieces */
                 if (TB == 1) { /* row tid / 2, pieces tid % 2, + 2, ..: one row address a thread (the rows' products
                                   with ldb do not change with k: held across stages, they spilled) */
                     const int r = tid >> 1, h = tid & 1;
@@ -248,7 +248,7 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
                 if (acp) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(ak_smem_addr(sa + aoff)), "l"(src) : "memory");
                 else ak_gd_ld8(bytes ? (const void*)src : (const void*)Ab, bytes, av);
             }
-            if (F == 2 ? !words(k0) : !(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */
+            if (F == 2 ? !pieces(k0) : !(k0 + KC <= ke && bfull && vb)) { /* B: 64 rows x 8 chunks; all loads issued before the stores */
                 ak_u32 v[4][5];
                 bool cp[4];
 #pragma unroll
@@ -296,7 +296,7 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
             __syncthreads();
             if (F == 2) { /* stage c into the swizzled tile, each row shifted down by its offset in its first piece */
                 const int k0 = ks + c * KC;
-                const bool wd = words(k0);
+                const bool wd = pieces(k0);
                 const unsigned char* src = sm + (c % S) * STG;
 #pragma unroll
                 for (int i = 0; i < 4; i++) {
@@ -371,7 +371,8 @@ AK_INLINE void ak_gd_gemm(unsigned char* sm, const typename DT::T* A, const type
         int M, int N, int K, ak_i64 lda, ak_i64 ldb, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sA, ak_i64 sB, ak_i64 sC,  \
         ak_i64 sD, ak_i64 sR, int batch, int kper, float alpha, float beta, int flags, float ap
 #if defined(AK_MMA_SYNC)
-/* the plain-load form out of line, so that the 16-byte form inlined in the kernel compiles as tight as alone */
+/* the forms with plain loads or the shifted ring out of line, so that the 16-byte form inlined in the kernel
+ * compiles as tight as alone */
 template <class DT, int TA, int TB, int F>
 __device__ __noinline__ void ak_gd_gemm_plain(unsigned char* sm, AK_GEMM_DECODE_PARAMS_T(DT)) {
     ak_gd_gemm<DT, TA, TB, F>(sm, A, B, C, D, bias, R, W, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, kper,
