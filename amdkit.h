@@ -28785,6 +28785,35 @@ static int _ak_gemm_sm90_pad(ak_context* ctx, const ak_gemm_desc* g, const _ak_g
     if ((uintptr_t)g->b % 16 || (s->ldb * es) % 16 || (g->batch > 1 && (g->stride_b * es) % 16)) pad |= 2;
     return pad;
 }
+/* The operands (bit 0 A, bit 1 B) the Hopper TMA kernel can read but reads
+ * slowly, copied first when that pays: a base, row pitch or batch stride not a
+ * multiple of 32 bytes (k or n of 1000, 5000, ...) puts each 128-byte row of a
+ * TMA box across 5 sectors instead of 4 (H200, bf16: 3000 x 5000 x 1000 took
+ * 0.098 ms, 3072 x 5120 x 1024 0.058; either operand alone 27-32% on the
+ * ping-pong tile). An operand is copied (rows of whole 128 bytes) when its
+ * copy, modelled at 75% of the row's memory bandwidth plus 2 us, costs at
+ * most a quarter of the product at 60% of the row's matrix peak. 0 when the
+ * kernel cannot read the operands at all (_ak_gemm_sm90_why, _ak_gemm_sm90_pad). */
+static int _ak_gemm_sm90_sectors(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s) {
+    const ak_arch_info* arch = _ak_gemm_arch(ctx);
+    const size_t es = s->esz;
+    double tg, bw;
+    int i, mask = 0;
+    if (!arch || arch->matrix != AK_MATRIX_WGMMA || !arch->tma || (g->dtype != AK_F16 && g->dtype != AK_BF16) || g->m <= 16 ||
+        arch->memory_bw_gbs <= 0.0 || arch->bf16_matrix_tflops <= 0.0 || _ak_gemm_sm90_why(ctx, g, s))
+        return 0;
+    tg = 2.0 * (double)g->m * (double)g->n * (double)g->k * (double)g->batch / (0.6 * arch->bf16_matrix_tflops * 1e12);
+    bw = 0.75 * arch->memory_bw_gbs * 1e9;
+    for (i = 0; i < 2; i++) {
+        const void* x = i ? g->b : g->a;
+        const size_t ld = i ? s->ldb : s->lda, stride = i ? g->stride_b : g->stride_a;
+        const size_t rows = (i ? !g->trans_b : g->trans_a) ? s->k : (i ? s->n : s->m), cols = (i ? !g->trans_b : g->trans_a) ? (i ? s->n : s->m) : s->k;
+        const double bytes = (double)rows * (double)cols * (double)es * (double)(g->batch > 1 && stride ? g->batch : 1);
+        if (((uintptr_t)x % 32 || (ld * es) % 32 || (g->batch > 1 && (stride * es) % 32)) && 2.0 * bytes / bw + 2e-6 <= 0.25 * tg)
+            mask |= 1 << i;
+    }
+    return mask;
+}
 
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
 /* bench/bench_gemm_sweep.c --force: the Hopper kernel's variant (0 cooperative 128x256, 1 cooperative
@@ -29154,7 +29183,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
         const char* why = tma ? _ak_gemm_sm90_why(ctx, g, s)
                               : "Hopper: the driver refused the TMA tensor maps of these operands, so the mma.sync tile runs";
-        const int pad = tma && why ? _ak_gemm_sm90_pad(ctx, g, s) : 0;
+        int pad = tma && why ? _ak_gemm_sm90_pad(ctx, g, s) : 0;
         if (!why || pad) {
             const int v = _ak_gemm_sm90_variant(g, cus);
             t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
@@ -29165,12 +29194,20 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
             snprintf(p->kernel, sizeof p->kernel, "ak_gemm_%s_%c%c_%s", t->tag, g->trans_a ? 'm' : 'k', g->trans_b ? 'k' : 'n',
                      g->dtype == AK_F16 ? "f16" : "bf16");
             if (pad)
-                p->reason = pad == 3 ? "Hopper TMA kernel after copying A and B into rows of a multiple of 8 elements (TMA needs "
+                p->reason = pad == 3 ? "Hopper TMA kernel after copying A and B into rows of whole 128 bytes (TMA needs "
                                        "16-byte rows and bases; one pass over each operand, far cheaper than the mma.sync tile)"
-                            : pad == 1 ? "Hopper TMA kernel after copying A into rows of a multiple of 8 elements (TMA needs "
+                            : pad == 1 ? "Hopper TMA kernel after copying A into rows of whole 128 bytes (TMA needs "
                                          "16-byte rows and bases; one pass over A, far cheaper than the mma.sync tile)"
-                                       : "Hopper TMA kernel after copying B into rows of a multiple of 8 elements (TMA needs "
+                                       : "Hopper TMA kernel after copying B into rows of whole 128 bytes (TMA needs "
                                          "16-byte rows and bases; one pass over B, far cheaper than the mma.sync tile)";
+            else if (!why && (pad = _ak_gemm_sm90_sectors(ctx, g, s)) != 0)
+                p->reason = pad == 3 ? "Hopper TMA kernel after copying A and B into rows of whole 128 bytes (their rows, bases or "
+                                       "batch strides are not whole 32-byte sectors, which TMA reads slowly; the product outweighs "
+                                       "the copies)"
+                            : pad == 1 ? "Hopper TMA kernel after copying A into rows of whole 128 bytes (its rows, base or batch "
+                                         "stride are not whole 32-byte sectors, which TMA reads slowly; the product outweighs the copy)"
+                                       : "Hopper TMA kernel after copying B into rows of whole 128 bytes (its rows, base or batch "
+                                         "stride are not whole 32-byte sectors, which TMA reads slowly; the product outweighs the copy)";
             if (_ak_op_is_cpu(ctx) && !(ctx->cfg.arch && *ctx->cfg.arch && !_ak_streq_ci(ctx->cfg.arch, "auto"))) {
                 p->path = "cpu";
                 p->kernel[0] = 0;
@@ -29197,11 +29234,11 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
             t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
             p->bm = t->bm; p->bn = t->bn; p->bk = 32; p->threads = t->threads;
             p->reason = relay == 3 ? "Hopper TF32: the TMA + wgmma kernel (K-major, m64nNk8 tf32) after copying A into m x k and B into "
-                                     "n x k rows of a multiple of 4 (one pass over each operand)"
-                        : relay == 1 ? "Hopper TF32: the TMA + wgmma kernel (K-major, m64nNk8 tf32) after copying A into m x k rows of a "
-                                       "multiple of 4 (one pass over A)"
-                        : relay == 2 ? "Hopper TF32: the TMA + wgmma kernel (K-major, m64nNk8 tf32) after copying B into n x k rows of a "
-                                       "multiple of 4 (one pass over B)"
+                                     "n x k rows of whole 128 bytes (one pass over each operand)"
+                        : relay == 1 ? "Hopper TF32: the TMA + wgmma kernel (K-major, m64nNk8 tf32) after copying A into m x k rows of whole "
+                                       "128 bytes (one pass over A)"
+                        : relay == 2 ? "Hopper TF32: the TMA + wgmma kernel (K-major, m64nNk8 tf32) after copying B into n x k rows of whole "
+                                       "128 bytes (one pass over B)"
                                      : "Hopper TF32: the persistent TMA + wgmma kernel of the 16-bit types, K-major (A m x k, B n x k), "
                                        "m64nNk8 tf32 wgmma over k steps of 32 values (128-byte swizzled rows)";
             p->path = "wgmma";
@@ -29217,12 +29254,12 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         if (ok) small = ((g->m + 127) / 128) * ((g->n + 255) / 256) * g->batch < (size_t)cus;
         else isa = AK_MATRIX_MMA;
         if (ok && relay)
-            p->reason = relay == 3 ? "Hopper TF32: the wgmma kernel after copying A into m x k and B into n x k rows of a multiple of 4 "
+            p->reason = relay == 3 ? "Hopper TF32: the wgmma kernel after copying A into m x k and B into n x k rows of whole 128 bytes "
                                      "(it reads both k-contiguous with 16-byte rows; one pass over each operand, far cheaper than "
                                      "the mma.sync tile)"
-                        : relay == 1 ? "Hopper TF32: the wgmma kernel after copying A into m x k rows of a multiple of 4 (it reads A "
+                        : relay == 1 ? "Hopper TF32: the wgmma kernel after copying A into m x k rows of whole 128 bytes (it reads A "
                                        "k-contiguous with 16-byte rows; one pass over A, far cheaper than the mma.sync tile)"
-                                     : "Hopper TF32: the wgmma kernel after copying B into n x k rows of a multiple of 4 (it reads B "
+                                     : "Hopper TF32: the wgmma kernel after copying B into n x k rows of whole 128 bytes (it reads B "
                                        "k-contiguous with 16-byte rows; one pass over B, far cheaper than the mma.sync tile)";
     }
     if (mc && isa == AK_MATRIX_MFMA && small != 2 && _ak_gemm_cdna_ok(ctx, g, s)) {
@@ -29705,14 +29742,15 @@ static ak_result _ak_gemm_sm90_splitk(ak_context* ctx, const ak_gemm_desc* g, co
 
 /* The Hopper paths for operands their kernel cannot read as they are: each
  * operand of mask (bit 0 A, bit 1 B; every batch it has) copied into a pool
- * buffer with 16-byte rows (ak_copy_strided on `stream`; ak_transpose_batched
- * for a packed transpose), then the descriptor run on the copies. kmajor 0
- * keeps each operand's layout (_ak_gemm_sm90_pad: 16-bit rows rounded up to 8
- * elements); kmajor 1 makes A m x k and B n x k (_ak_gemm_x32_relayout: TF32,
- * which wgmma reads K-major only; k rounded up to 4). */
+ * buffer with rows of whole 128 bytes (ak_copy_strided on `stream`;
+ * ak_transpose_batched for a packed transpose), then the descriptor run on the
+ * copies. kmajor 0 keeps each operand's layout (_ak_gemm_sm90_pad: rows TMA
+ * cannot read; _ak_gemm_sm90_sectors: rows it reads slowly); kmajor 1 makes A
+ * m x k and B n x k (_ak_gemm_x32_relayout: TF32, which wgmma reads K-major
+ * only). */
 static ak_result _ak_gemm_copied(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, int mask, int kmajor,
                                  ak_stream* stream) {
-    const size_t per16 = 16 / s->esz; /* elements in 16 bytes */
+    const size_t per = 128 / s->esz; /* elements in 128 bytes: whole sectors for every TMA box row */
     ak_gemm_desc h = *g;
     void* tmp[2] = { NULL, NULL };
     ak_result r = AK_OK;
@@ -29721,7 +29759,7 @@ static ak_result _ak_gemm_copied(ak_context* ctx, const ak_gemm_desc* g, const _
         const int km = i == 0 ? g->trans_a : !g->trans_b; /* stored k-major: k rows of m (A) / n (B) */
         const int flip = kmajor && km;                    /* the copy transposes */
         const size_t mn = i == 0 ? s->m : s->n, stride = i == 0 ? g->stride_a : g->stride_b, ld = i == 0 ? s->lda : s->ldb;
-        const size_t rows = km && !kmajor ? s->k : mn, cols = km && !kmajor ? mn : s->k, ldc = (cols + per16 - 1) / per16 * per16;
+        const size_t rows = km && !kmajor ? s->k : mn, cols = km && !kmajor ? mn : s->k, ldc = (cols + per - 1) / per * per;
         const size_t nb = g->batch > 1 && stride ? g->batch : 1;
         size_t shape[3];
         int64_t ss[3], ds[3];
@@ -29947,7 +29985,7 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     ak_kernel* k = NULL;
     _ak_kargs a;
     ak_dim3 grid, block;
-    int flags, ct = 0;
+    int flags, ct = 0, sec;
     g = _ak_gemm_resolve(g, &gd);
     if ((r = _ak_gemm_check(ctx, g, &s)) != AK_OK) return r;
     if ((r = _ak_op_check_stream(ctx, stream, "ak_gemm")) != AK_OK) return r;
@@ -29975,6 +30013,8 @@ AKDEF ak_result ak_gemm(ak_context* ctx, const ak_gemm_desc* g, ak_stream* strea
     if (!strncmp(p.kernel, "ak_gemm_decode_", 15)) return _ak_gemm_decode_launch(ctx, g, &s, &p, ct, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && _ak_gemm_sm90_why(ctx, g, &s))
         return _ak_gemm_copied(ctx, g, &s, _ak_gemm_sm90_pad(ctx, g, &s), 0, stream);
+    if (!strncmp(p.kernel, "ak_gemm_sm90_", 13) && (sec = _ak_gemm_sm90_sectors(ctx, g, &s)) != 0)
+        return _ak_gemm_copied(ctx, g, &s, sec, 0, stream);
     if (!strncmp(p.kernel, "ak_gemm_sm90_", 13)) {
         int refused = 0;
         r = p.k_splits > 1 ? _ak_gemm_sm90_splitk(ctx, g, &s, &p, stream, &refused) : _ak_gemm_sm90_launch(ctx, g, &s, &p, 0, stream, &refused);

@@ -201,6 +201,17 @@ static void hopper_tma_path(void) {
         gg_case(ctx, w, AK_F16, AK_F16, 256, 256, 64, ta, tb, 0, 80, -1, 0);     /* 320 tiles: persistent ping-pong */
         gg_case(ctx, w, AK_BF16, AK_F32, 2304, 2048, 1000, ta, tb, 2 | 8, 1, -1, 0); /* ping-pong, 16 k steps > 6 stages */
         gg_case(ctx, w, AK_F16, AK_F16, 1100, 4000, 1500, ta, tb, 1, 1, -1, 0);    /* 128x256 tiles, 2 per SM */
+        if (t == 0) { /* rows not in whole 32-byte sectors (3000 and 1000 values): both copied into 128-byte rows first */
+            gg_case(ctx, w, AK_BF16, AK_BF16, 3000, 3000, 1000, ta, tb, 0, 1, 0, 0);
+            if (w[0]) {
+                ak_gemm_desc q = ak_gemm_desc_default();
+                ak_gemm_plan pq;
+                q.dtype = AK_BF16; q.out_dtype = AK_BF16; q.m = 3000; q.n = 3000; q.k = 1000;
+                q.a = (const void*)((uintptr_t)1 << 40); q.b = (const void*)((uintptr_t)2 << 40); q.d = (void*)((uintptr_t)3 << 40);
+                AKT_OK(ak_gemm_plan_get(ctx, &q, &pq));
+                AKT_CONTAINS(pq.reason, "copying A and B");
+            }
+        }
         /* split-K (few tiles, long k): slices past K read TMA's zeros; every epilogue in the second pass */
         g_split = 1;
         gg_case(ctx, w, ta ? AK_BF16 : AK_F16, tb ? AK_F32 : (ta ? AK_BF16 : AK_F16), 200, 130, 8000, ta, tb, 15, 1, -1, 0);

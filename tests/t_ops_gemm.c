@@ -620,7 +620,24 @@ static void hopper_layouts_and_fallbacks(void) {
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
     AKT_EQ_STR(p.path, "mma.sync");
     AKT_CONTAINS(p.reason, "TMA");
-    g.m = 1024; g.n = 1024; g.k = 128;
+    /* rows TMA reads but not in whole 32-byte sectors (k = 1000: 2000-byte rows of A; n = 5000: 10000-byte rows of
+       B): copied into 128-byte rows first when the product outweighs the copy, else read as they are */
+    g.b = (const char*)g.b - 2; g.m = 3000; g.n = 5000; g.k = 1000;
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_EQ_STR(p.path, "wgmma");
+    AKT_CONTAINS(p.reason, "copying A and B into rows of whole 128 bytes");
+    AKT_CONTAINS(p.reason, "32-byte sectors");
+    g.n = 5120; /* B's rows whole sectors: A alone */
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CONTAINS(p.reason, "copying A into");
+    g.k = 1024; /* both whole sectors */
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_CHECK(strstr(p.reason, "copying") == NULL);
+    g.m = 1000; g.n = 1000; g.k = 1000; /* 2^30 multiply-adds: the copies would cost more than they save */
+    AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
+    AKT_EQ_STR(p.path, "wgmma");
+    AKT_CHECK(strstr(p.reason, "copying") == NULL);
+    g.b = (const char*)g.b + 2; g.m = 1024; g.n = 1024; g.k = 128;
     /* f32: exact by default (SIMT), the TF32 wgmma kernel with allow_tf32 */
     g.b = (const char*)g.b - 2; g.dtype = AK_F32; g.out_dtype = AK_F32; g.trans_b = 1;
     AKT_OK(ak_gemm_plan_get(ctx, &g, &p));
