@@ -18513,16 +18513,20 @@ static const char _ak_src_gemm[] =
     " * The SIMT tile with few output tiles and a long k runs as `splits` problems\n"
     " * over consecutive k slices, each writing its fp32 partial tile to slice s\n"
     " * of the workspace W (M x N each, packed); this pass adds the slices in\n"
-    " * order 0, 1, ... (the same sum on every run) and runs the epilogue, one\n"
-    " * thread an element (consecutive threads, consecutive columns). */\n"
+    " * order 0, 1, ... from zero (the same sum on every run) and runs the\n"
+    " * epilogue: rows over blockIdx.y, a column a thread over x (grid-strided\n"
+    " * both ways), no division per element. */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, void* D, const void* bias, const void* R, int M, int N,\n"
     "                                  ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
     "    const ak_i64 per = (ak_i64)M * N;\n"
-    "    for (ak_i64 i = ak_gtid(); i < per; i += ak_gstride()) {\n"
-    "        float acc = 0.0f;\n"
-    "        for (int s = 0; s < splits; s++) acc += W[(ak_i64)s * per + i];\n"
-    "        ak_gemm_out<DT>((int)(i / N), (int)(i % N), acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
+    "    for (ak_i64 m = blockIdx.y; m < M; m += gridDim.y) {\n"
+    "        const float* w = W + m * N;\n"
+    "        for (ak_i64 n = (ak_i64)blockIdx.x * blockDim.x + threadIdx.x; n < N; n += (ak_i64)gridDim.x * blockDim.x) {\n"
+    "            float acc = 0.0f;\n"
+    "            for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];\n"
+    "            ak_gemm_out<DT>((int)m, (int)n, acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
     "    }\n"
     "}\n"
     "#define AK_GEMM_SPLITK_FIN(NAME, DT)                                                                                          \\\n"
@@ -19577,20 +19581,26 @@ static const char _ak_src_gemm_decode[] =
     "AK_GEMM_DECODE(ak_gemm_decode_mk_bf16, ak_bf16_t, 1, 1)\n"
     "AK_GEMM_DECODE(ak_gemm_decode_mn_bf16, ak_bf16_t, 1, 0)\n"
     "\n"
-    "/* The split-K finish: D[b][m][n] = epilogue(sum over the splits of W[b][s][m][n]), one thread an element. */\n"
+    "/* The split-K finish: D[b][m][n] = epilogue(sum over the splits of W[b][s][m][n]), the splits added in order from\n"
+    " * zero (the same sum on every run). Rows (b, m) go over blockIdx.y, a column a thread over x (grid-strided both\n"
+    " * ways: any grid is correct): no division per element. */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,\n"
     "                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,\n"
     "                         float ap) {\n"
-    "    const ak_i64 per = (ak_i64)M * N, total = per * batch;\n"
+    "    const ak_i64 per = (ak_i64)M * N, rows = (ak_i64)M * batch;\n"
     "    const int osz = (flags & AK_GD_OUT32) ? 4 : DT::SIZE;\n"
-    "    for (ak_i64 i = ak_gtid(); i < total; i += ak_gstride()) {\n"
-    "        const int b = (int)(i / per), m = (int)((i % per) / N), n = (int)(i % N);\n"
-    "        const float* w = W + (ak_i64)b * splits * per + (ak_i64)m * N + n;\n"
-    "        float acc = 0.0f;\n"
-    "        for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per];\n"
-    "        ak_gd_out<DT>(m, n, acc, (char*)D + (ak_i64)b * sD * osz, ldd, C ? (const char*)C + (ak_i64)b * sC * osz : C, ldc, bias,\n"
-    "                      R ? (const char*)R + (ak_i64)b * sR * osz : R, ldr, alpha, beta, flags, ap);\n"
+    "    for (ak_i64 row = blockIdx.y; row < rows; row += gridDim.y) {\n"
+    "        const int b = (int)(row / M), m = (int)(row % M);\n"
+    "        const float* w = W + (ak_i64)b * splits * per + (ak_i64)m * N;\n"
+    "        char* Db = (char*)D + (ak_i64)b * sD * osz;\n"
+    "        const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
+    "        const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
+    "        for (ak_i64 n = (ak_i64)blockIdx.x * blockDim.x + threadIdx.x; n < N; n += (ak_i64)gridDim.x * blockDim.x) {\n"
+    "            float acc = 0.0f;\n"
+    "            for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];\n"
+    "            ak_gd_out<DT>(m, (int)n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "        }\n"
     "    }\n"
     "}\n"
     "#define AK_GEMM_DECODE_FIN(NAME, DT)                                                                                     \\\n"
@@ -25474,14 +25484,14 @@ static inline void _ak_kargs_gemm_wgmma(_ak_kargs* kargs_, const void* A, const 
     ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC); ak_args_i64(a_, sD);
     ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:781 NAME (macro AK_GEMM_SPLITK_FIN) */
+/* kernels/gemm.hip:785 NAME (macro AK_GEMM_SPLITK_FIN) */
 static inline void _ak_kargs_gemm_splitk_fin(_ak_kargs* kargs_, const void* W, int32_t splits, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int64_t ldc, int64_t ldd,
                                              int64_t ldr, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_splitk_fin);
     ak_args_ptr(a_, W); ak_args_i32(a_, splits); ak_args_ptr(a_, C); ak_args_ptr(a_, D); ak_args_ptr(a_, bias); ak_args_ptr(a_, R); ak_args_i32(a_, M); ak_args_i32(a_, N); ak_args_i64(a_, ldc);
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm.hip:1049 NAME (macro AK_GEMM_I8) */
+/* kernels/gemm.hip:1053 NAME (macro AK_GEMM_I8) */
 static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, const void* sa, const void* sb, int32_t M, int32_t N,
                                      int32_t K, int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch,
                                      float alpha, float beta, int32_t flags, float ap) {
@@ -25499,7 +25509,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:427 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:433 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25750,17 +25760,17 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_scale _AK_KIF_axpy
 #define _ak_kargs_gemm_skinny _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:760 NAME (macro AK_GEMM_SKINNY): the same list */
 #define _AK_KIF_gemm_skinny _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1064 NAME (macro AK_GEMM_MMA): the same list */
+#define _ak_kargs_gemm_mma _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1068 NAME (macro AK_GEMM_MMA): the same list */
 #define _AK_KIF_gemm_mma _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1068 NAME (macro AK_GEMM_SIMT): the same list */
+#define _ak_kargs_gemm_simt _ak_kargs_gemm_wgmma   /* kernels/gemm.hip:1072 NAME (macro AK_GEMM_SIMT): the same list */
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:852 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:858 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:862 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:868 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:873 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:879 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -29699,6 +29709,19 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     return _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
 }
 
+/* Launch a split-K finish kf (ak_gemm_decode_fin_* or ak_gemm_splitk_fin_*,
+ * arguments a): rows (batch x m) on grid y, n columns on grid x, a column a
+ * thread, 256-thread blocks, at most 16 an SM. */
+static ak_result _ak_gemm_fin_launch(ak_context* ctx, ak_kernel* kf, size_t rows, size_t n, int cus, ak_stream* stream, _ak_kargs* a) {
+    const size_t c = (size_t)(cus > 0 ? cus : 1), gy = rows < 65535 ? rows : 65535;
+    size_t gx = (n + 255) / 256;
+    ak_dim3 grid, block;
+    if (gx * gy > 16 * c) gx = (16 * c + gy - 1) / gy;
+    grid.x = (unsigned)(gx > 0 ? gx : 1); grid.y = (unsigned)gy; grid.z = 1;
+    block.x = 256; block.y = 1; block.z = 1;
+    return _ak_op_launch3(ctx, kf, grid, block, 0, stream, a);
+}
+
 /* The Hopper kernel with split-K (plan p, p->k_splits slices of
  * _ak_gemm_sm90_splits' length): the slices as the batch entries of one
  * launch (tile t of slice b reads k from b ks) writing fp32 partials into a
@@ -29728,13 +29751,12 @@ static ak_result _ak_gemm_sm90_splitk(ak_context* ctx, const ak_gemm_desc* g, co
     hs.batch = (size_t)splits; hs.ldd = s->n;
     r = _ak_gemm_sm90_launch(ctx, &h, &hs, p, (int)ks, stream, refused);
     if (r == AK_OK && !*refused) {
-        const size_t nb = (per + 255) / 256;
         flags = (g->out_dtype == AK_F32 ? _AK_GD_OUT32 : 0) | (g->beta != 0.0f ? _AK_GD_C : 0) | (g->bias ? _AK_GD_BIAS : 0) |
                 (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT);
         _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
                                   (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, 0, 0, 0, 1, g->alpha, g->beta,
                                   flags, g->act_param);
-        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->n, cus, stream, &a);
     }
     ak_free(ctx, ws);
     return r;
@@ -29828,12 +29850,11 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
     block.x = (unsigned)p->threads; block.y = 1; block.z = 1;
     r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &a);
     if (r == AK_OK && splits > 1) {
-        const size_t total = s->batch * s->m * s->n, nb = (total + 255) / 256;
         _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
                                   (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                                   (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta, flags,
                                   g->act_param);
-        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->batch * s->m, s->n, cus, stream, &a);
     }
     if (ws) ak_free(ctx, ws);
     return r;
@@ -29847,7 +29868,7 @@ static ak_result _ak_gemm_gemvn_split_launch(ak_context* ctx, const ak_gemm_desc
                                              ak_kernel* k, ak_dim3 grid, ak_dim3 block, int flags, ak_stream* stream) {
     const ak_arch_info* arch = _ak_gemm_arch(ctx);
     const int cus = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch && arch->compute_units > 0 ? arch->compute_units : 64);
-    const size_t splits = (size_t)p->k_splits, total = s->batch * s->m * s->n, nb = (total + 255) / 256;
+    const size_t splits = (size_t)p->k_splits, total = s->batch * s->m * s->n;
     ak_kernel* kf = NULL;
     void* ws = NULL;
     _ak_kargs a;
@@ -29864,7 +29885,7 @@ static ak_result _ak_gemm_gemvn_split_launch(ak_context* ctx, const ak_gemm_desc
                                   (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                                   (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta,
                                   flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB), g->act_param);
-        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->batch * s->m, s->n, cus, stream, &a);
     }
     ak_free(ctx, ws);
     return r;
@@ -29889,7 +29910,6 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
     _ak_kargs a;
     ak_result r;
     char fin[48];
-    size_t nb;
     snprintf(fin, sizeof fin, "ak_gemm_splitk_fin_%s", g->dtype == AK_F16 ? "f16" : g->dtype == AK_BF16 ? "bf16" : "f32");
     if ((r = _ak_op_kernel(ctx, _ak_src_gemm, fin, &kf)) != AK_OK) return r;
     if ((r = ak_malloc(ctx, (size_t)splits * per * sizeof(float), stream, &ws)) != AK_OK) return r;
@@ -29910,11 +29930,10 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
         r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
     }
     if (r == AK_OK) {
-        nb = (per + 255) / 256;
         _ak_kargs_gemm_splitk_fin(&a, ws, splits, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                                   (int32_t)s->n, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, g->alpha, g->beta,
                                   flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB), g->act_param);
-        r = _ak_op_launch(ctx, kf, (unsigned)(nb < (size_t)cus * 8 ? nb : (size_t)cus * 8), 256u, 0, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->n, cus, stream, &a);
     }
     ak_free(ctx, ws);
     return r;

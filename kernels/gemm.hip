@@ -765,16 +765,20 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
  * The SIMT tile with few output tiles and a long k runs as `splits` problems
  * over consecutive k slices, each writing its fp32 partial tile to slice s
  * of the workspace W (M x N each, packed); this pass adds the slices in
- * order 0, 1, ... (the same sum on every run) and runs the epilogue, one
- * thread an element (consecutive threads, consecutive columns). */
+ * order 0, 1, ... from zero (the same sum on every run) and runs the
+ * epilogue: rows over blockIdx.y, a column a thread over x (grid-strided
+ * both ways), no division per element. */
 template <class DT>
 AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, void* D, const void* bias, const void* R, int M, int N,
                                   ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
     const ak_i64 per = (ak_i64)M * N;
-    for (ak_i64 i = ak_gtid(); i < per; i += ak_gstride()) {
-        float acc = 0.0f;
-        for (int s = 0; s < splits; s++) acc += W[(ak_i64)s * per + i];
-        ak_gemm_out<DT>((int)(i / N), (int)(i % N), acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);
+    for (ak_i64 m = blockIdx.y; m < M; m += gridDim.y) {
+        const float* w = W + m * N;
+        for (ak_i64 n = (ak_i64)blockIdx.x * blockDim.x + threadIdx.x; n < N; n += (ak_i64)gridDim.x * blockDim.x) {
+            float acc = 0.0f;
+            for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];
+            ak_gemm_out<DT>((int)m, (int)n, acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);
+        }
     }
 }
 #define AK_GEMM_SPLITK_FIN(NAME, DT)                                                                                          \
