@@ -28817,8 +28817,7 @@ static int _ak_gemm_sm90_sectors(ak_context* ctx, const ak_gemm_desc* g, const _
     for (i = 0; i < 2; i++) {
         const void* x = i ? g->b : g->a;
         const size_t ld = i ? s->ldb : s->lda, stride = i ? g->stride_b : g->stride_a;
-        const size_t rows = (i ? !g->trans_b : g->trans_a) ? s->k : (i ? s->n : s->m), cols = (i ? !g->trans_b : g->trans_a) ? (i ? s->n : s->m) : s->k;
-        const double bytes = (double)rows * (double)cols * (double)es * (double)(g->batch > 1 && stride ? g->batch : 1);
+        const double bytes = (double)(i ? s->n : s->m) * (double)s->k * (double)es * (double)(g->batch > 1 && stride ? g->batch : 1);
         if (((uintptr_t)x % 32 || (ld * es) % 32 || (g->batch > 1 && (stride * es) % 32)) && 2.0 * bytes / bw + 2e-6 <= 0.25 * tg)
             mask |= 1 << i;
     }
