@@ -20747,7 +20747,9 @@ static const char _ak_src_gemm_sm90[] =
     " * (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.\n"
     " * AK_G9_ONLY=16 / 8 / 1 / 32 (the host passes it) keeps only the 16-bit / the\n"
     " * fp8 / the int8 / the TF32 kernels: a smaller program; without it, the whole\n"
-    " * family. */\n"
+    " * family. AK_G9_SEL (the host passes it too: amdkit.h _ak_gemm_sm90_sel) keeps\n"
+    " * the body of the one kernel a launch needs (ak_g9_code); the others of the\n"
+    " * program trap (never launched), so a first call compiles one k loop. */\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)\n"
     "#define AK_G9_OUT32 4\n"
@@ -21263,7 +21265,18 @@ static const char _ak_src_gemm_sm90[] =
     " * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +\n"
     " * the barriers + 1 KiB of alignment (the host passes it). */\n"
     "#if defined(AK_WGMMA)\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS);\n"
+    "/* A kernel's code for AK_G9_SEL: bit 0 BN 256, 1 ping-pong, 2 A m-contiguous, 3 B k-contiguous, 4 f16, 5-7 IN, 8 PR. */\n"
+    "template <class DT, int BN, int TA, int TB, int PP, int IN, int PR> struct ak_g9_code {\n"
+    "    enum { V = (BN == 256 ? 1 : 0) | (PP << 1) | (TA << 2) | (TB << 3) | (ak_gemm_sm90_is_f16<DT>::V << 4) | (IN << 5) | (PR << 8) };\n"
+    "};\n"
+    "#if defined(AK_G9_SEL)\n"
+    "#define AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR) (ak_g9_code<DT, BN, TA, TB, PP, IN, PR>::V == AK_G9_SEL)\n"
+    "#else\n"
+    "#define AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR) true\n"
+    "#endif\n"
+    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)                                                     \\\n"
+    "    if constexpr (AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR)) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS); \\\n"
+    "    else __trap();\n"
     "#else\n"
     "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)\n"
     "#endif\n"
@@ -25517,7 +25530,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:588 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:601 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, int32_t ks, float alpha, float beta,
                                        int32_t flags, float ap, const void* sA, const void* sB) {
@@ -29653,6 +29666,37 @@ static int _ak_gemm_epi_vec(const ak_gemm_desc* g, const _ak_gemm_shape* s) {
 
 /* Launch the Hopper TMA kernel of plan p; *refused = the driver's error when
  * it refused a tensor map (nothing launched: the caller falls back). */
+/* The code of a kernel of kernels/gemm_sm90.hip (its ak_g9_code: bit 0 the
+ * 128 x 256 tile, 1 ping-pong, 2 A m-contiguous, 3 B k-contiguous, 4 f16, 5-7
+ * the input kind, 8 the precise fp8 loop) from its name
+ * ak_gemm_sm90_<n256|n128|p128|q128>_<k|m><k|n>_<f16|bf16|e4e4|e4e5|e5e4|e5e5|i8|x32>;
+ * -1 for any other name. The host compiles the family with -DAK_G9_SEL=code, so
+ * the module holds that kernel's body alone. */
+static int _ak_gemm_sm90_sel(const char* kname) {
+    static const char* const dts[] = { "bf16", "e4e4", "e4e5", "e5e4", "e5e5", "i8", "x32" }; /* IN 0 (with f16) .. 6 */
+    const char* p = kname;
+    int code, i;
+    if (strncmp(p, "ak_gemm_sm90_", 13)) return -1;
+    p += 13;
+    if (!strncmp(p, "n256_", 5)) code = 1;
+    else if (!strncmp(p, "n128_", 5)) code = 0;
+    else if (!strncmp(p, "p128_", 5)) code = 2;
+    else if (!strncmp(p, "q128_", 5)) code = 1 << 8;
+    else return -1;
+    p += 5;
+    if ((p[0] != 'k' && p[0] != 'm') || (p[1] != 'k' && p[1] != 'n') || p[2] != '_') return -1;
+    code |= (p[0] == 'm' ? 4 : 0) | (p[1] == 'k' ? 8 : 0);
+    p += 3;
+    if (!strcmp(p, "f16")) return code | 16;
+    for (i = 0; i < (int)(sizeof dts / sizeof dts[0]); i++)
+        if (!strcmp(p, dts[i])) return code | (i << 5);
+    return -1;
+}
+#if defined(AMDKIT_TESTS)
+/* Tests (suite ops_gemm, another object): _ak_gemm_sm90_sel. */
+int _ak_gemm_sm90_sel_test(const char* kname);
+int _ak_gemm_sm90_sel_test(const char* kname) { return _ak_gemm_sm90_sel(kname); }
+#endif
 static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
                                       int ks, ak_stream* stream, int* refused) {
     unsigned char raw[2 * sizeof(_ak_tmap) + 64];
@@ -29661,7 +29705,8 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     const int bk = f8 ? 128 : x32 ? 32 : 64; /* k box: 128 bytes */
     const int dt = f8 ? _AK_TMAP_U8 : x32 ? _AK_TMAP_F32 : g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
     const int ba = g->batch > 1 && g->stride_a, bb = g->batch > 1 && g->stride_b;
-    const char* only[1];
+    const char* only[2];
+    char sel[32];
     ak_compile_options o;
     const uint64_t es = s->esz;
     uint64_t dims[3], strides[2];
@@ -29683,11 +29728,14 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     strides[0] = s->ldb * es; strides[1] = bb ? g->stride_b * es : strides[0] * dims[1];
     box[0] = (uint32_t)bk; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[1], dt, 3, g->b, dims, strides, box)) != 0) return AK_OK;
-    /* the 16-bit, the fp8, the int8 or the TF32 part of the family (-DAK_G9_ONLY: a smaller program) */
+    /* the 16-bit, the fp8, the int8 or the TF32 part of the family (-DAK_G9_ONLY: a smaller program), and in it the
+       body of this kernel alone (-DAK_G9_SEL) */
     only[0] = g->dtype == AK_I8 ? "-DAK_G9_ONLY=1" : f8 ? "-DAK_G9_ONLY=8" : x32 ? "-DAK_G9_ONLY=32" : "-DAK_G9_ONLY=16";
+    snprintf(sel, sizeof sel, "-DAK_G9_SEL=%d", _ak_gemm_sm90_sel(p->kernel));
+    only[1] = sel;
     memset(&o, 0, sizeof o);
     o.options = only;
-    o.num_options = 1;
+    o.num_options = _ak_gemm_sm90_sel(p->kernel) >= 0 ? 2 : 1;
     o.source_name = "gemm_sm90.hip";
     if ((r = _ak_op_kernel_ex(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &o, &k)) != AK_OK) return r;
     flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->out_dtype == AK_I32 ? _AK_G9_OUT32 | _AK_G9_I32 : 0) |

@@ -64,7 +64,9 @@
  * (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.
  * AK_G9_ONLY=16 / 8 / 1 / 32 (the host passes it) keeps only the 16-bit / the
  * fp8 / the int8 / the TF32 kernels: a smaller program; without it, the whole
- * family. */
+ * family. AK_G9_SEL (the host passes it too: amdkit.h _ak_gemm_sm90_sel) keeps
+ * the body of the one kernel a launch needs (ak_g9_code); the others of the
+ * program trap (never launched), so a first call compiles one k loop. */
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)
 #define AK_G9_OUT32 4
@@ -580,7 +582,18 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
  * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +
  * the barriers + 1 KiB of alignment (the host passes it). */
 #if defined(AK_WGMMA)
-#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS);
+/* A kernel's code for AK_G9_SEL: bit 0 BN 256, 1 ping-pong, 2 A m-contiguous, 3 B k-contiguous, 4 f16, 5-7 IN, 8 PR. */
+template <class DT, int BN, int TA, int TB, int PP, int IN, int PR> struct ak_g9_code {
+    enum { V = (BN == 256 ? 1 : 0) | (PP << 1) | (TA << 2) | (TB << 3) | (ak_gemm_sm90_is_f16<DT>::V << 4) | (IN << 5) | (PR << 8) };
+};
+#if defined(AK_G9_SEL)
+#define AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR) (ak_g9_code<DT, BN, TA, TB, PP, IN, PR>::V == AK_G9_SEL)
+#else
+#define AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR) true
+#endif
+#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)                                                     \
+    if constexpr (AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR)) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS); \
+    else __trap();
 #else
 #define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)
 #endif
