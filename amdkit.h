@@ -856,7 +856,7 @@ AKAPI const char* ak_kernel_name(const ak_kernel* k);
  * "cpu" when no device code was built (cpu backend); "" for NULL.
  * Thread safety: any thread. */
 AKAPI const char* ak_kernel_target(const ak_kernel* k);
-/* Size in bytes of the code object holding the kernel (its whole family), 0
+/* Size in bytes of the code object holding the kernel (its family, or the part of it the library compiled), 0
  * when none was built. Thread safety: any thread. */
 AKAPI size_t ak_kernel_code_size(const ak_kernel* k);
 
@@ -20747,9 +20747,8 @@ static const char _ak_src_gemm_sm90[] =
     " * (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.\n"
     " * AK_G9_ONLY=16 / 8 / 1 / 32 (the host passes it) keeps only the 16-bit / the\n"
     " * fp8 / the int8 / the TF32 kernels: a smaller program; without it, the whole\n"
-    " * family. AK_G9_SEL (the host passes it too: amdkit.h _ak_gemm_sm90_sel) keeps\n"
-    " * the body of the one kernel a launch needs (ak_g9_code); the others of the\n"
-    " * program trap (never launched), so a first call compiles one k loop. */\n"
+    " * family. Each kernel's body is under AK_KWANT (prelude): a launch's program\n"
+    " * keeps the body of its one kernel, so a first call compiles one k loop. */\n"
     "\n"
     "// >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)\n"
     "#define AK_G9_OUT32 4\n"
@@ -21265,24 +21264,26 @@ static const char _ak_src_gemm_sm90[] =
     " * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +\n"
     " * the barriers + 1 KiB of alignment (the host passes it). */\n"
     "#if defined(AK_WGMMA)\n"
-    "/* A kernel's code for AK_G9_SEL: bit 0 BN 256, 1 ping-pong, 2 A m-contiguous, 3 B k-contiguous, 4 f16, 5-7 IN, 8 PR. */\n"
-    "template <class DT, int BN, int TA, int TB, int PP, int IN, int PR> struct ak_g9_code {\n"
-    "    enum { V = (BN == 256 ? 1 : 0) | (PP << 1) | (TA << 2) | (TB << 3) | (ak_gemm_sm90_is_f16<DT>::V << 4) | (IN << 5) | (PR << 8) };\n"
-    "};\n"
-    "#if defined(AK_G9_SEL)\n"
-    "#define AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR) (ak_g9_code<DT, BN, TA, TB, PP, IN, PR>::V == AK_G9_SEL)\n"
+    "/* One kernel a program: the host compiles a family whose kernels test AK_KWANT(NAME) with -DAK_KSEL=<the kernel it\n"
+    " * launches> (amdkit.h _ak_op_kernel_ex), so that kernel keeps its body and the others trap (never launched); without\n"
+    " * AK_KSEL (the compile checks) every kernel keeps its body. */\n"
+    "#define AK_G9_STR_(x) #x\n"
+    "#define AK_G9_XSTR_(x) AK_G9_STR_(x)\n"
+    "static constexpr __host__ __device__ bool ak_g9_streq(const char* a, const char* b) { return *a == *b && (!*a || ak_g9_streq(a + 1, b + 1)); }\n"
+    "#if defined(AK_KSEL)\n"
+    "#define AK_KWANT(NAME) ak_g9_streq(#NAME, AK_G9_XSTR_(AK_KSEL))\n"
     "#else\n"
-    "#define AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR) true\n"
+    "#define AK_KWANT(NAME) true\n"
     "#endif\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)                                                     \\\n"
-    "    if constexpr (AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR)) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS); \\\n"
+    "#define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)                            \\\n"
+    "    if constexpr (AK_KWANT(NAME)) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS); \\\n"
     "    else __trap();\n"
     "#else\n"
-    "#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)\n"
+    "#define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)\n"
     "#endif\n"
     "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN, PR)              \\\n"
     "    AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \\\n"
-    "        AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)                      \\\n"
+    "        AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)                \\\n"
     "    }\n"
     "/* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */\n"
     "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 16\n"
@@ -25530,7 +25531,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:601 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:602 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, int32_t ks, float alpha, float beta,
                                        int32_t flags, float ap, const void* sA, const void* sB) {
@@ -26438,7 +26439,25 @@ static ak_result _ak_op_kernel_ex(ak_context* ctx, const char* source, const cha
     }
     _ak_mutex_unlock(&ops->lock);
 
-    r = _ak_kernel_get_at(ctx, target, source, kname, o, &k);
+    if (strstr(source, "AK_KWANT(")) {
+        /* a family whose kernels keep their bodies under AK_KWANT (prelude): this kernel's program keeps its own
+           alone (-DAK_KSEL), so a first call compiles one kernel, not the family */
+        ak_compile_options ko;
+        const char* opts[17];
+        char ksel[96];
+        const int n = o ? o->num_options : 0;
+        if (n > 16) return _ak_err(AK_ERROR_INVALID_ARGUMENT, "_ak_op_kernel: %d compile options (at most 16)", n);
+        if (o) ko = *o;
+        else memset(&ko, 0, sizeof ko);
+        for (i = 0; i < n; i++) opts[i] = o->options[i];
+        snprintf(ksel, sizeof ksel, "-DAK_KSEL=%s", kname);
+        opts[n] = ksel;
+        ko.options = opts;
+        ko.num_options = n + 1;
+        r = _ak_kernel_get_at(ctx, target, source, kname, &ko, &k);
+    } else {
+        r = _ak_kernel_get_at(ctx, target, source, kname, o, &k);
+    }
     if (r != AK_OK) return r;
     if ((k->iface = _ak_op_kernel_iface(kname)) == 0) {
         ak_kernel_release(k);
@@ -29666,37 +29685,6 @@ static int _ak_gemm_epi_vec(const ak_gemm_desc* g, const _ak_gemm_shape* s) {
 
 /* Launch the Hopper TMA kernel of plan p; *refused = the driver's error when
  * it refused a tensor map (nothing launched: the caller falls back). */
-/* The code of a kernel of kernels/gemm_sm90.hip (its ak_g9_code: bit 0 the
- * 128 x 256 tile, 1 ping-pong, 2 A m-contiguous, 3 B k-contiguous, 4 f16, 5-7
- * the input kind, 8 the precise fp8 loop) from its name
- * ak_gemm_sm90_<n256|n128|p128|q128>_<k|m><k|n>_<f16|bf16|e4e4|e4e5|e5e4|e5e5|i8|x32>;
- * -1 for any other name. The host compiles the family with -DAK_G9_SEL=code, so
- * the module holds that kernel's body alone. */
-static int _ak_gemm_sm90_sel(const char* kname) {
-    static const char* const dts[] = { "bf16", "e4e4", "e4e5", "e5e4", "e5e5", "i8", "x32" }; /* IN 0 (with f16) .. 6 */
-    const char* p = kname;
-    int code, i;
-    if (strncmp(p, "ak_gemm_sm90_", 13)) return -1;
-    p += 13;
-    if (!strncmp(p, "n256_", 5)) code = 1;
-    else if (!strncmp(p, "n128_", 5)) code = 0;
-    else if (!strncmp(p, "p128_", 5)) code = 2;
-    else if (!strncmp(p, "q128_", 5)) code = 1 << 8;
-    else return -1;
-    p += 5;
-    if ((p[0] != 'k' && p[0] != 'm') || (p[1] != 'k' && p[1] != 'n') || p[2] != '_') return -1;
-    code |= (p[0] == 'm' ? 4 : 0) | (p[1] == 'k' ? 8 : 0);
-    p += 3;
-    if (!strcmp(p, "f16")) return code | 16;
-    for (i = 0; i < (int)(sizeof dts / sizeof dts[0]); i++)
-        if (!strcmp(p, dts[i])) return code | (i << 5);
-    return -1;
-}
-#if defined(AMDKIT_TESTS)
-/* Tests (suite ops_gemm, another object): _ak_gemm_sm90_sel. */
-int _ak_gemm_sm90_sel_test(const char* kname);
-int _ak_gemm_sm90_sel_test(const char* kname) { return _ak_gemm_sm90_sel(kname); }
-#endif
 static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, const _ak_gemm_shape* s, const ak_gemm_plan* p,
                                       int ks, ak_stream* stream, int* refused) {
     unsigned char raw[2 * sizeof(_ak_tmap) + 64];
@@ -29705,8 +29693,7 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     const int bk = f8 ? 128 : x32 ? 32 : 64; /* k box: 128 bytes */
     const int dt = f8 ? _AK_TMAP_U8 : x32 ? _AK_TMAP_F32 : g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
     const int ba = g->batch > 1 && g->stride_a, bb = g->batch > 1 && g->stride_b;
-    const char* only[2];
-    char sel[32];
+    const char* only[1];
     ak_compile_options o;
     const uint64_t es = s->esz;
     uint64_t dims[3], strides[2];
@@ -29728,14 +29715,12 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     strides[0] = s->ldb * es; strides[1] = bb ? g->stride_b * es : strides[0] * dims[1];
     box[0] = (uint32_t)bk; box[1] = g->trans_b ? (uint32_t)p->bn : 64; box[2] = 1;
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[1], dt, 3, g->b, dims, strides, box)) != 0) return AK_OK;
-    /* the 16-bit, the fp8, the int8 or the TF32 part of the family (-DAK_G9_ONLY: a smaller program), and in it the
-       body of this kernel alone (-DAK_G9_SEL) */
+    /* the 16-bit, the fp8, the int8 or the TF32 part of the family (-DAK_G9_ONLY: a smaller program; its kernels'
+       bodies under AK_KWANT: _ak_op_kernel_ex keeps this one's) */
     only[0] = g->dtype == AK_I8 ? "-DAK_G9_ONLY=1" : f8 ? "-DAK_G9_ONLY=8" : x32 ? "-DAK_G9_ONLY=32" : "-DAK_G9_ONLY=16";
-    snprintf(sel, sizeof sel, "-DAK_G9_SEL=%d", _ak_gemm_sm90_sel(p->kernel));
-    only[1] = sel;
     memset(&o, 0, sizeof o);
     o.options = only;
-    o.num_options = _ak_gemm_sm90_sel(p->kernel) >= 0 ? 2 : 1;
+    o.num_options = 1;
     o.source_name = "gemm_sm90.hip";
     if ((r = _ak_op_kernel_ex(ctx, _ak_src_gemm_sm90, p->kernel, _ak_gemm_arch(ctx)->arch_target, &o, &k)) != AK_OK) return r;
     flags = (g->out_dtype == AK_F32 ? _AK_G9_OUT32 : 0) | (g->out_dtype == AK_I32 ? _AK_G9_OUT32 | _AK_G9_I32 : 0) |

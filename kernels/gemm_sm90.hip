@@ -64,9 +64,8 @@
  * (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.
  * AK_G9_ONLY=16 / 8 / 1 / 32 (the host passes it) keeps only the 16-bit / the
  * fp8 / the int8 / the TF32 kernels: a smaller program; without it, the whole
- * family. AK_G9_SEL (the host passes it too: amdkit.h _ak_gemm_sm90_sel) keeps
- * the body of the one kernel a launch needs (ak_g9_code); the others of the
- * program trap (never launched), so a first call compiles one k loop. */
+ * family. Each kernel's body is under AK_KWANT (prelude): a launch's program
+ * keeps the body of its one kernel, so a first call compiles one k loop. */
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)
 #define AK_G9_OUT32 4
@@ -582,24 +581,26 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
  * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +
  * the barriers + 1 KiB of alignment (the host passes it). */
 #if defined(AK_WGMMA)
-/* A kernel's code for AK_G9_SEL: bit 0 BN 256, 1 ping-pong, 2 A m-contiguous, 3 B k-contiguous, 4 f16, 5-7 IN, 8 PR. */
-template <class DT, int BN, int TA, int TB, int PP, int IN, int PR> struct ak_g9_code {
-    enum { V = (BN == 256 ? 1 : 0) | (PP << 1) | (TA << 2) | (TB << 3) | (ak_gemm_sm90_is_f16<DT>::V << 4) | (IN << 5) | (PR << 8) };
-};
-#if defined(AK_G9_SEL)
-#define AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR) (ak_g9_code<DT, BN, TA, TB, PP, IN, PR>::V == AK_G9_SEL)
+/* One kernel a program: the host compiles a family whose kernels test AK_KWANT(NAME) with -DAK_KSEL=<the kernel it
+ * launches> (amdkit.h _ak_op_kernel_ex), so that kernel keeps its body and the others trap (never launched); without
+ * AK_KSEL (the compile checks) every kernel keeps its body. */
+#define AK_G9_STR_(x) #x
+#define AK_G9_XSTR_(x) AK_G9_STR_(x)
+static constexpr __host__ __device__ bool ak_g9_streq(const char* a, const char* b) { return *a == *b && (!*a || ak_g9_streq(a + 1, b + 1)); }
+#if defined(AK_KSEL)
+#define AK_KWANT(NAME) ak_g9_streq(#NAME, AK_G9_XSTR_(AK_KSEL))
 #else
-#define AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR) true
+#define AK_KWANT(NAME) true
 #endif
-#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)                                                     \
-    if constexpr (AK_G9_WANT(DT, BN, TA, TB, PP, IN, PR)) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS); \
+#define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)                            \
+    if constexpr (AK_KWANT(NAME)) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS); \
     else __trap();
 #else
-#define AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)
+#define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)
 #endif
 #define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN, PR)              \
     AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \
-        AK_G9_BODY(DT, BN, TA, TB, PP, IN, PR)                      \
+        AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)                \
     }
 /* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */
 #if !defined(AK_G9_ONLY) || AK_G9_ONLY == 16

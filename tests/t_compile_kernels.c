@@ -132,7 +132,43 @@ static void crashing_targets_refused(void) {
     ak_context_destroy(ctx);
 }
 
+/* A family whose kernels test AK_KWANT compiles one kernel's body with -DAK_KSEL=<kernel>, as the library asks
+ * for it (amdkit.h _ak_op_kernel_ex): the Hopper GEMM's 16-bit part for sm_90a holds its 24 kernel symbols, one
+ * with a body (the whole part's code object is about 2 MB, one kernel's about 140 KB). */
+static void one_kernel_programs(void) {
+    ak_context* ctx = akt_cpu_context("compile_kernels_one");
+    const char *family = NULL, *source = NULL, *names = NULL, *src90 = NULL;
+    const char* opts[2] = { "-DAK_G9_ONLY=16", "-DAK_KSEL=ak_gemm_sm90_n256_kk_f16" };
+    ak_compile_options o;
+    ak_code_object co;
+    ak_result r;
+    int i;
+    if (!ctx) return;
+    for (i = 0; i < ak_embedded_count(); i++) {
+        AKT_OK(ak_embedded_at(i, &family, &source, &names));
+        if (!strcmp(family, "gemm_sm90")) src90 = source;
+    }
+    AKT_CHECK(src90 && strstr(src90, "AK_KWANT(") != NULL);
+    if (!src90) { ak_context_destroy(ctx); return; }
+    memset(&o, 0, sizeof o);
+    o.options = opts;
+    o.num_options = 2;
+    o.source_name = "gemm_sm90";
+    o.no_cache = 1;
+    r = ak_compile_offline(ctx, "sm_90a", src90, "ak_gemm_sm90_n256_kk_f16", &o, &co);
+    AKT_CHECKF(r == AK_OK, "gemm_sm90 for sm_90a with %s: %s: %s", opts[1], ak_result_name(r), ak_last_error());
+    if (r == AK_OK) {
+        AKT_CHECK(blob_has_symbol((const unsigned char*)co.data, co.size, "ak_gemm_sm90_n256_kk_f16"));
+        AKT_CHECK(blob_has_symbol((const unsigned char*)co.data, co.size, "ak_gemm_sm90_p128_mn_bf16"));
+        AKT_CHECKF(co.size > 64 * 1024 && co.size < 512 * 1024, "one kernel's code object: %zu bytes", co.size);
+        printf("    gemm_sm90 sm_90a, one kernel's body: %zu bytes %.0f ms\n", co.size, co.compile_ms);
+        ak_code_object_free(&co);
+    }
+    ak_context_destroy(ctx);
+}
+
 void akt_suite_compile_kernels(void) {
     AKT_RUN(every_family_every_target);
     AKT_RUN(crashing_targets_refused);
+    AKT_RUN(one_kernel_programs);
 }

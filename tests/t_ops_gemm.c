@@ -673,39 +673,6 @@ static void strict_and_allowed_precisions(void) {
 /* The tile table in amdkit.h (seen through ak_gemm_plan_get) must match the
  * template arguments of the kernels in kernels/gemm.hip (and the fixed
  * shapes of kernels/gemm_decode.hip's). */
-int _ak_gemm_sm90_sel_test(const char* kname); /* amdkit.h with AMDKIT_TESTS (tests/test_main.c) */
-
-/* The host compiles the Hopper family with -DAK_G9_SEL=<code of the kernel it launches> and every other kernel
- * of that program traps: the code it computes from each kernel's name must be the one the kernel's line gives
- * (AK_GEMM_SM90(name, DT, BN, TA, TB, PP, IN, PR) -> ak_g9_code), for every kernel, all codes distinct. */
-static void sm90_kernel_codes_match_source(void) {
-    const char *src = NULL, *fam = NULL, *s, *names = NULL, *q;
-    int i, n = 0, codes[64];
-    for (i = 0; i < ak_embedded_count(); i++) {
-        const char* kn = NULL;
-        AKT_OK(ak_embedded_at(i, &fam, &s, &kn));
-        if (fam && !strcmp(fam, "gemm_sm90")) { src = s; names = kn; }
-    }
-    AKT_CHECK(src && names);
-    if (!src || !names) return;
-    for (q = strstr(src, "\nAK_GEMM_SM90(ak_"); q; q = strstr(q + 1, "\nAK_GEMM_SM90(ak_")) {
-        char name[64], dt[16];
-        int bn, ta, tb, pp, in, pr, want, got, j;
-        AKT_CHECK(sscanf(q + 1, "AK_GEMM_SM90(%63[a-z0-9_], %15[a-z0-9_], %d, %d, %d, %d, %d, %d)", name, dt, &bn, &ta, &tb, &pp, &in, &pr) == 8);
-        want = (bn == 256 ? 1 : 0) | (pp << 1) | (ta << 2) | (tb << 3) | (!strcmp(dt, "ak_f16_t") ? 16 : 0) | (in << 5) | (pr << 8);
-        got = _ak_gemm_sm90_sel_test(name);
-        AKT_CHECKF(got == want, "%s: host code %d, the kernel's line gives %d", name, got, want);
-        AKT_CHECKF(strstr(names, name) != NULL, "%s not in the family's kernel list", name);
-        for (j = 0; j < n; j++) AKT_CHECKF(codes[j] != want, "%s: code %d taken twice", name, want);
-        if (n < 64) codes[n++] = want;
-    }
-    AKT_CHECKF(n == 46, "%d kernel lines (46 expected)", n);
-    AKT_EQ_INT(_ak_gemm_sm90_sel_test("ak_gemm_sm90_n64_kk_f16"), -1);
-    AKT_EQ_INT(_ak_gemm_sm90_sel_test("ak_gemm_sm90_n256_kx_f16"), -1);
-    AKT_EQ_INT(_ak_gemm_sm90_sel_test("ak_gemm_sm90_n256_kk_f32"), -1);
-    AKT_EQ_INT(_ak_gemm_sm90_sel_test("ak_gemm_mma_l_f16"), -1);
-}
-
 static void tile_table_matches_kernel_source(void) {
     static const char* const archs[] = { "gfx90a", "gfx1100", "sm_90", "gfx906" };
     static const size_t ms[] = { 8192, 16, 1 };
@@ -1241,7 +1208,6 @@ void akt_suite_ops_gemm(void) {
     AKT_RUN(tall_products_turned);
     AKT_RUN(strict_and_allowed_precisions);
     AKT_RUN(tile_table_matches_kernel_source);
-    AKT_RUN(sm90_kernel_codes_match_source);
     AKT_RUN(fp8_matches_naive_decode);
     AKT_RUN(fp8_errors_and_plans);
     AKT_RUN(i8_matches_naive);
