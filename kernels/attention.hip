@@ -239,11 +239,11 @@ AK_INLINE void ak_attn_simt(const typename D::T* AK_RESTRICT q, const typename D
         int d, ak_i64 qsb, ak_i64 qsh, ak_i64 qss, ak_i64 ksb, ak_i64 ksh, ak_i64 kss, ak_i64 vsb, ak_i64 vsh,      \
         ak_i64 vss, ak_i64 osb, ak_i64 osh, ak_i64 oss, float scale_log2, int causal, int R, int nsplit,           \
         int split_len, float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab,  \
-        int bts, int pshift, int wl, int wr, float softcap) {                                                        \
+        int bts, int pshift, int wl, int wr, float softcap) { AK_KONLY(ak_attn_simt##DMAX##_##DT) { \
         ak_attn_simt<D, DMAX>(q, k, v, o, lse, hkv, group, sq, skv, d, qsb, qsh, qss, ksb, ksh, kss, vsb, vsh, vss, \
                               osb, osh, oss, scale_log2, causal, R, nsplit, split_len, part, vec, cu_q, cu_k,       \
                               used_k, btab, bts, pshift, wl, wr, softcap);                                          \
-    }
+    } }
 // the three dtypes of one head_dim bound
 #define AK_ATTN_SIMT_DTYPES(DMAX) AK_ATTN_SIMT(DMAX, f32, ak_f32_t) AK_ATTN_SIMT(DMAX, f16, ak_f16_t) AK_ATTN_SIMT(DMAX, bf16, ak_bf16_t)
 AK_ATTN_SIMT_DTYPES(32)
@@ -313,9 +313,9 @@ AK_INLINE void ak_attn_combine(const float* AK_RESTRICT part, int nsplit, int dm
 
 #define AK_ATTN_COMBINE(DT, D)                                                                                      \
     AK_KERNEL void ak_attn_combine_##DT(const float* part, int nsplit, int dmax, ak_i64 rows, int hq, int sq, int d, \
-                                        D::T* o, ak_i64 osb, ak_i64 osh, ak_i64 oss, float* lse, const int* cu_q) { \
+                                        D::T* o, ak_i64 osb, ak_i64 osh, ak_i64 oss, float* lse, const int* cu_q) { AK_KONLY(ak_attn_combine_##DT) { \
         ak_attn_combine<D>(part, nsplit, dmax, rows, hq, sq, d, o, osb, osh, oss, lse, cu_q);                      \
-    }
+    } }
 AK_ATTN_COMBINE(f32, ak_f32_t)
 AK_ATTN_COMBINE(f16, ak_f16_t)
 AK_ATTN_COMBINE(bf16, ak_bf16_t)

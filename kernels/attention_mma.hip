@@ -1175,13 +1175,13 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
 #define AK_AMMA(NAME, HD, WM, WN, DT, D) \
     AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
         (void)R; \
-        AK_AMMA_BODY(D, HD, WM, WN); \
+        AK_KONLY(NAME##HD##_##DT) { AK_AMMA_BODY(D, HD, WM, WN); } \
     }
 // head sizes of the NVIDIA kernel only (AMD: empty bodies, never launched; head_dim 80 runs on 96 there)
 #define AK_AMMA_NV(NAME, HD, WM, WN, DT, D) \
     AK_KERNEL void __launch_bounds__(AK_AMMA_THREADS(HD, WM, WN)) NAME##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
         (void)R; \
-        AK_AMMA_NV_BODY(D, HD, WM, WN); \
+        AK_KONLY(NAME##HD##_##DT) { AK_AMMA_NV_BODY(D, HD, WM, WN); } \
     }
 // the 8-bit K / V decode kernels (NVIDIA only: AMD bodies are empty, never launched): K and V fp8 codes,
 // per-kv-head scales ksc / vsc (NULL: 1)
@@ -1193,7 +1193,7 @@ AK_INLINE void ak_attn_mma_f8(AK_AMMA_PARAMS_KV(D, ak_u8), const float* AK_RESTR
         int split_len, float* part, int vec, const int* cu_q, const int* cu_k, const int* used_k, const int* btab, \
         int bts, int pshift, int wl, int wr, float softcap, const float* ksc, const float* vsc) { \
         (void)R; \
-        AK_AMMA_F8_BODY(D, HD, F8); \
+        AK_KONLY(ak_attn_mmadec##HD##_##FN##_##DT) { AK_AMMA_F8_BODY(D, HD, F8); } \
     }
 #define AK_AMMA_F8X4(HD) \
     AK_AMMA_F8(HD, e4m3, 1, f16, ak_f16_t) \
@@ -1257,7 +1257,7 @@ AK_AMMA_F8X4(256)
 #define AK_AMMA_GEN(HD, DT, D) \
     AK_KERNEL void __launch_bounds__(4 * AK_WAVE) ak_attn_mmagen##HD##_##DT(AK_AMMA_KPARAMS(D)) { \
         (void)R; \
-        AK_AMMA_GEN_BODY(D, HD, 4); \
+        AK_KONLY(ak_attn_mmagen##HD##_##DT) { AK_AMMA_GEN_BODY(D, HD, 4); } \
     }
 #if !defined(AK_AMMA_ONLY) || AK_AMMA_ONLY == 64
 AK_AMMA_GEN(64, f16, ak_f16_t)

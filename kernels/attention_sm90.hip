@@ -596,7 +596,7 @@ AK_INLINE void ak_attn_sm90(const typename D::T* AK_RESTRICT q, const typename D
 #define AK_A9(HD, NC, SFX, DT, D)                                                                                 \
     AK_KERNEL void __launch_bounds__(128 * (NC + 1), 1) ak_attn_sm90_##HD##SFX##_##DT(AK_A9_KPARAMS(D)) {        \
         (void)causal; (void)R; (void)vec;                                                                         \
-        AK_A9_BODY(D, HD, NC);                                                                                    \
+        AK_KONLY(ak_attn_sm90_##HD##SFX##_##DT) { AK_A9_BODY(D, HD, NC); }                                       \
     }
 // AK_A9_NCO=N (the host passes it): only the kernels with N consumers
 #if !defined(AK_A9_NCO) || AK_A9_NCO == 2

@@ -237,15 +237,15 @@ AK_INLINE void ak_axcol(const typename D::T* AK_RESTRICT x, ak_i64 outer, ak_i64
 #define AK_AXRED(NAME, OP, D)                                                                                        \
     AK_KERNEL __launch_bounds__(AK_AXRED_THREADS) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner,    \
                                                             ak_i64 rchunk, ak_i64 splits, float scale, float* outv,  \
-                                                            ak_i64* outi) {                                          \
+                                                            ak_i64* outi) { AK_KONLY(NAME) { \
         ak_axred<D, OP>(x, outer, R, inner, rchunk, splits, scale, outv, outi);                                      \
-    }
+    } }
 #define AK_AXCOL(NAME, OP, D)                                                                                        \
     AK_KERNEL __launch_bounds__(256) void NAME(const D::T* x, ak_i64 outer, ak_i64 R, ak_i64 inner, ak_i64 rchunk,   \
-                                               ak_i64 splits, float scale, float* outv, ak_i64* outi) {              \
+                                               ak_i64 splits, float scale, float* outv, ak_i64* outi) { AK_KONLY(NAME) { \
         (void)scale;                                                                                                 \
         ak_axcol<D, OP>(x, outer, R, inner, rchunk, splits, outv, outi);                                             \
-    }
+    } }
 AK_AXRED(ak_axred_sum_f32, AK_AX_SUM, ak_f32_t)
 AK_AXRED(ak_axred_sum_f16, AK_AX_SUM, ak_f16_t)
 AK_AXRED(ak_axred_sum_bf16, AK_AX_SUM, ak_bf16_t)
@@ -407,21 +407,21 @@ AK_INLINE void ak_axnorm_apply(const typename D::T* x, typename D::T* y, ak_i64 
 
 #define AK_AXNORM(DT, D)                                                                                             \
     AK_KERNEL __launch_bounds__(256) void ak_axnorm_cols_##DT(const D::T* x, D::T* y, ak_i64 outer, ak_i64 R,        \
-                                                              ak_i64 inner, int kind, float eps) {                   \
+                                                              ak_i64 inner, int kind, float eps) { AK_KONLY(ak_axnorm_cols_##DT) { \
         ak_axnorm_cols<D>(x, y, outer, R, inner, kind, eps);                                                         \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024) void ak_axnorm_rows_##DT(const D::T* x, D::T* y, ak_i64 rows, ak_i64 R,        \
-                                                               int kind, float eps) {                                \
+                                                               int kind, float eps) { AK_KONLY(ak_axnorm_rows_##DT) { \
         ak_axnorm_rows<D>(x, y, rows, R, kind, eps);                                                                 \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024) void ak_axnorm_part_##DT(const D::T* x, ak_i64 R, ak_i64 seg, ak_i64 S,        \
-                                                               int kind, float* part) {                              \
+                                                               int kind, float* part) { AK_KONLY(ak_axnorm_part_##DT) { \
         ak_axnorm_part<D>(x, R, seg, S, kind, part);                                                                 \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024) void ak_axnorm_apply_##DT(const D::T* x, D::T* y, ak_i64 R, ak_i64 seg,        \
-                                                                ak_i64 S, int kind, float eps, const float* rowsum) {\
+                                                                ak_i64 S, int kind, float eps, const float* rowsum) { AK_KONLY(ak_axnorm_apply_##DT) {\
         ak_axnorm_apply<D>(x, y, R, seg, S, kind, eps, rowsum);                                                        \
-    }
+    } }
 AK_AXNORM(f32, ak_f32_t)
 AK_AXNORM(f16, ak_f16_t)
 AK_AXNORM(bf16, ak_bf16_t)
@@ -513,9 +513,9 @@ AK_INLINE void ak_bcast(const typename D::T* x, const typename D::T* y, typename
 }
 #define AK_BCAST(DT, D)                                                                                              \
     AK_KERNEL __launch_bounds__(256) void ak_bcast_##DT(const D::T* x, const D::T* y, D::T* z, ak_i64 n, ak_i64 d1,  \
-                                                        ak_i64 d2, ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, int op) {     \
+                                                        ak_i64 d2, ak_i64 ys0, ak_i64 ys1, ak_i64 ys2, int op) { AK_KONLY(ak_bcast_##DT) { \
         ak_bcast<D>(x, y, z, n, d1, d2, ys0, ys1, ys2, op);                                                          \
-    }
+    } }
 AK_BCAST(f32, ak_f32_t)
 AK_BCAST(f16, ak_f16_t)
 AK_BCAST(bf16, ak_bf16_t)
@@ -553,9 +553,9 @@ AK_INLINE void ak_tri(const typename D::T* x, typename D::T* y, ak_i64 n, ak_i64
 }
 #define AK_TRI(DT, D)                                                                                                \
     AK_KERNEL __launch_bounds__(256) void ak_tri_##DT(const D::T* x, D::T* y, ak_i64 n, ak_i64 rows, ak_i64 cols,    \
-                                                      ak_i64 diag, int upper) {                                      \
+                                                      ak_i64 diag, int upper) { AK_KONLY(ak_tri_##DT) { \
         ak_tri<D>(x, y, n, rows, cols, diag, upper);                                                                 \
-    }
+    } }
 AK_TRI(f32, ak_f32_t)
 AK_TRI(f16, ak_f16_t)
 AK_TRI(bf16, ak_bf16_t)

@@ -585,11 +585,13 @@ AK_INLINE void ak_conv_igemm(unsigned char* smem, ak_conv_kent (*tab)[ak_conv_ti
                                                int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
                                                int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
                                                int pW, int dD, int dH, int dW) {                                              \
+        AK_KONLY(NAME) {                                                                                              \
         constexpr bool MC = MMA && ak_mma<D, FAST32>::OK;                                                             \
         __shared__ __attribute__((aligned(16))) unsigned char smem[ak_conv_tile<D, MC, CPA>::SMEM];                       \
         __shared__ ak_conv_kent tab[2][ak_conv_tile<D, MC>::BK];                                                      \
         if (flags & AK_CVF_PHASE) ak_conv_igemm<D, FAST32, MC, true, CPA>(smem, tab, x, w, bias, y, AK_CONV_ARGS);      \
         else ak_conv_igemm<D, FAST32, MC, false, CPA>(smem, tab, x, w, bias, y, AK_CONV_ARGS);                          \
+        }                                                                                                             \
     }
 AK_CONV_IGEMM(ak_conv_igemm_mma_f16, ak_f16_t, false, true, false)
 AK_CONV_IGEMM(ak_conv_igemm_mma_bf16, ak_bf16_t, false, true, false)
@@ -844,7 +846,7 @@ AK_INLINE void ak_conv_wg(const typename DT::T* AK_RESTRICT x, const typename DT
                                                float ap, int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, \
                                                int OD, int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, \
                                                int pH, int pW, int dD, int dH, int dW) {                                       \
-        AK_CONV_WG_BODY(D, BN, S)                                                                                        \
+        AK_KONLY(NAME) { AK_CONV_WG_BODY(D, BN, S) }                                                                     \
     }
 AK_CONV_WG(ak_conv_igemm_wg128_f16, ak_f16_t, 128, 3, 2)
 AK_CONV_WG(ak_conv_igemm_wg128_bf16, ak_bf16_t, 128, 3, 2)
@@ -1127,11 +1129,13 @@ AK_INLINE void ak_conv_dwv(const typename DT::T* AK_RESTRICT x, const typename D
                                                int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
                                                int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
                                                int pW, int dD, int dH, int dW) {                                              \
+        AK_KONLY(NAME) {                                                                                              \
         __shared__ uint4 xs[AK_CONV_DWV_XR * (32 + (AK_CONV_DWV_KW + AK_V16(D) - 2) / AK_V16(D))];                                       \
         __shared__ float wsm[AK_CONV_DW_WS];                                                                          \
         if (kW == 1) ak_conv_dwv<D, 1>(x, w, bias, y, xs, wsm, AK_CONV_ARGS);                                           \
         else if (kW <= 3) ak_conv_dwv<D, 3>(x, w, bias, y, xs, wsm, AK_CONV_ARGS);                                      \
         else ak_conv_dwv<D, 7>(x, w, bias, y, xs, wsm, AK_CONV_ARGS);                                                   \
+        }                                                                                                             \
     }
 AK_CONV_DWV(ak_conv_dwv_f32, ak_f32_t)
 AK_CONV_DWV(ak_conv_dwv_f16, ak_f16_t)
@@ -1142,7 +1146,7 @@ AK_CONV_DWV(ak_conv_dwv_bf16, ak_bf16_t)
                                                int Nb, int Cin, int Cout, int Cig, int Cog, int ID, int IH, int IW, int OD, \
                                                int OH, int OW, int kD, int kH, int kW, int sD, int sH, int sW, int pD, int pH, \
                                                int pW, int dD, int dH, int dW) {                                              \
-        ak_conv_dw<D>(x, w, bias, y, AK_CONV_ARGS);                                                                     \
+        AK_KONLY(NAME) ak_conv_dw<D>(x, w, bias, y, AK_CONV_ARGS);                                                              \
     }
 AK_CONV_DW(ak_conv_dw_f32, ak_f32_t)
 AK_CONV_DW(ak_conv_dw_f16, ak_f16_t)

@@ -678,7 +678,7 @@ AK_INLINE void ak_gemm_wgmma_or_generic(AK_GEMM_PARAMS_T(DT)) {
 }
 #define AK_GEMM_WGMMA(NAME, DT, BN)                                       \
     AK_KERNEL void __launch_bounds__(256, 1) NAME(AK_GEMM_PARAMS_T(DT)) { \
-        ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS);                     \
+        AK_KONLY(NAME) ak_gemm_wgmma_or_generic<DT, BN>(AK_GEMM_ARGS);                     \
     }
 
 /* ---- decode shapes: M <= 16 rows, B stored N x K (k-contiguous) ---------
@@ -758,7 +758,7 @@ AK_INLINE void ak_gemm_skinny(AK_GEMM_PARAMS_T(DT)) {
 }
 #define AK_GEMM_SKINNY(NAME, DT)                                       \
     AK_KERNEL void __launch_bounds__(256) NAME(AK_GEMM_PARAMS_T(DT)) { \
-        ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \
+        AK_KONLY(NAME) ak_gemm_skinny<DT>(AK_GEMM_ARGS);                                \
     }
 
 /* ---- split-K finish: D = epilogue(sum over the k slices of W) -----------
@@ -785,7 +785,7 @@ AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, voi
     AK_KERNEL void __launch_bounds__(256) NAME(const float* W, int splits, const void* C, void* D, const void* bias,         \
                                                const void* R, int M, int N, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, \
                                                float beta, int flags, float ap) {                                           \
-        ak_gemm_splitk_fin<DT>(W, splits, C, D, bias, R, M, N, ldc, ldd, ldr, alpha, beta, flags, ap);                      \
+        AK_KONLY(NAME) ak_gemm_splitk_fin<DT>(W, splits, C, D, bias, R, M, N, ldc, ldd, ldr, alpha, beta, flags, ap);                      \
     }
 
 /* ---- int8: D = epilogue(sa sb (A B^T)) or the int32 sums, A m x k, B n x k -
@@ -1051,7 +1051,7 @@ AK_INLINE void ak_gemm_i8(AK_GEMM_PARAMS_I8(signed char), const int m0, const in
 }
 #define AK_GEMM_I8(NAME, OT, BM, BN, BK, NT)                         \
     AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_I8(signed char)) {     \
-        ak_gemm_i8<OT, BM, BN, NT>(AK_GEMM_ARGS_I8, AK_GEMM_ORIGIN(BM, BN)); \
+        AK_KONLY(NAME) ak_gemm_i8<OT, BM, BN, NT>(AK_GEMM_ARGS_I8, AK_GEMM_ORIGIN(BM, BN)); \
     }
 
 /* Kernels: ak_gemm_<path>_<tile>_<in>. The tile of each name is in
@@ -1066,11 +1066,11 @@ AK_INLINE void ak_gemm_i8(AK_GEMM_PARAMS_I8(signed char), const int m0, const in
 #endif
 #define AK_GEMM_MMA(NAME, DT, FAST32, BM, BN, BK, NT)                 \
     AK_KERNEL void __launch_bounds__(NT AK_GEMM_MINB(DT, BM)) NAME(AK_GEMM_PARAMS_T(DT)) { \
-        ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \
+        AK_KONLY(NAME) ak_gemm_mma_or_simt<DT, FAST32, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \
     }
 #define AK_GEMM_SIMT(NAME, DT, BM, BN, BK, NT)                        \
     AK_KERNEL void __launch_bounds__(NT) NAME(AK_GEMM_PARAMS_T(DT)) { \
-        ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \
+        AK_KONLY(NAME) ak_gemm_simt<DT, BM, BN, BK, NT>(AK_GEMM_ARGS, AK_GEMM_ORIGIN(BM, BN)); \
     }
 
 // kernels: ak_gemm_mma_l_f16 ak_gemm_mma_l_bf16 ak_gemm_mma_l_f32 ak_gemm_mma_l_x32

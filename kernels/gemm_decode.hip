@@ -394,7 +394,7 @@ __device__ __noinline__ void ak_gd_gemm_plain(unsigned char* sm, AK_GEMM_DECODE_
 #endif
 #define AK_GEMM_DECODE(NAME, DT, TA, TB)                                       \
     AK_KERNEL void __launch_bounds__(128, 5) NAME(AK_GEMM_DECODE_PARAMS_T(DT)) { \
-        AK_GD_BODY(DT, TA, TB)                                                 \
+        AK_KONLY(NAME) { AK_GD_BODY(DT, TA, TB) }                                         \
     }
 // kernels: ak_gemm_decode_kk_f16 ak_gemm_decode_kn_f16 ak_gemm_decode_mk_f16 ak_gemm_decode_mn_f16
 // kernels: ak_gemm_decode_kk_bf16 ak_gemm_decode_kn_bf16 ak_gemm_decode_mk_bf16 ak_gemm_decode_mn_bf16
@@ -434,7 +434,7 @@ AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bia
                                                int M, int N, int splits, ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC,   \
                                                ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,     \
                                                float ap) {                                                              \
-        ak_gd_fin<DT>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);       \
+        AK_KONLY(NAME) ak_gd_fin<DT>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);       \
     }
 // kernels: ak_gemm_decode_fin_f16 ak_gemm_decode_fin_bf16 ak_gemm_decode_fin_f32
 AK_GEMM_DECODE_FIN(ak_gemm_decode_fin_f16, ak_f16_t)
@@ -856,7 +856,7 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
 }
 #define AK_GEMM_GEMV(NAME, DT)                                         \
     AK_KERNEL void __launch_bounds__(256) NAME(AK_GD_PARAMS_T(DT)) { \
-        ak_gemm_gemv<DT>(AK_GD_ARGS);                                  \
+        AK_KONLY(NAME) ak_gemm_gemv<DT>(AK_GD_ARGS);                                  \
     }
 /* gemvn: 4 waves; 2 blocks an SM on NVIDIA (H200: 3, at 168 registers with spills, was 2-15% slower) */
 #if defined(AK_NVIDIA)
@@ -866,7 +866,7 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
 #endif
 #define AK_GEMM_GEMVN(NAME, DT, CT)                                    \
     AK_KERNEL void __launch_bounds__(AK_GN_BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \
-        ak_gemm_gemvn<DT, CT>(AK_GD_ARGS);                             \
+        AK_KONLY(NAME) ak_gemm_gemvn<DT, CT>(AK_GD_ARGS);                             \
     }
 /* gemvn4: 512 threads, one block an SM on NVIDIA (128 registers); 256 on AMD. gemvn4h: half the threads, two blocks
  * an SM on NVIDIA (128 registers) */
@@ -877,7 +877,7 @@ AK_INLINE void ak_gemm_gemv(AK_GD_PARAMS_T(DT)) {
 #endif
 #define AK_GEMM_GEMVN4(NAME, DT, NT, BOUNDS)                          \
     AK_KERNEL void __launch_bounds__(BOUNDS) NAME(AK_GD_PARAMS_T(DT)) { \
-        ak_gemm_gemvn4<DT, NT>(AK_GD_ARGS);                           \
+        AK_KONLY(NAME) ak_gemm_gemvn4<DT, NT>(AK_GD_ARGS);                           \
     }
 
 // kernels: ak_gemm_gemv_f32 ak_gemm_gemv_f16 ak_gemm_gemv_bf16 ak_gemm_gemvn_f32 ak_gemm_gemvn32_f32 ak_gemm_gemvn4_f32 ak_gemm_gemvn4h_f32

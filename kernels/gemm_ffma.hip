@@ -259,10 +259,10 @@ AK_INLINE void ak_gff_each(AK_GFF_PARAMS(float)) {
 #define AK_GFF_BODY ak_gff_each
 #endif
 #define AK_GEMM_FFMA(NAME, TA, TB, MF)                                                            \
-    AK_KERNEL void __launch_bounds__(256, AK_GFF_MINB(MF)) NAME(AK_GFF_PARAMS(float)) {           \
+    AK_KERNEL void __launch_bounds__(256, AK_GFF_MINB(MF)) NAME(AK_GFF_PARAMS(float)) { AK_KONLY(NAME) { \
         AK_GFF_BODY<TA, TB, MF>(A, B, C, D, bias, R, M, N, K, lda, ldb, ldc, ldd, ldr, sA, sB, sC, sD, sR, batch, \
                        alpha, beta, flags, ap);                                                    \
-    }
+    } }
 
 /* Kernels: ak_gemm_ffma_<A><B>_f32 (tile 128 x 128 x 8) and ak_gemm_ffmaw_<A><B>_f32 (256 x 128 x 8), A k (stored
  * m x k) or m (stored k x m), B n (stored k x n) or k (stored n x k), as the Hopper kernels name them; 256 threads

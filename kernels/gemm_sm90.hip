@@ -64,7 +64,7 @@
  * (with bit 2; no scales or epilogue). sA / sB: NULL (no scale) or f32.
  * AK_G9_ONLY=16 / 8 / 1 / 32 (the host passes it) keeps only the 16-bit / the
  * fp8 / the int8 / the TF32 kernels: a smaller program; without it, the whole
- * family. Each kernel's body is under AK_KWANT (prelude): a launch's program
+ * family. Each kernel's body is under AK_KONLY (prelude): a launch's program
  * keeps the body of its one kernel, so a first call compiles one k loop. */
 
 // >>host  the flag bits (the host builds them: amdkit.h _AK_G9_*)
@@ -581,20 +581,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
  * the family. Shared memory: 192 KiB of stages + 32 KiB of epilogue buffers +
  * the barriers + 1 KiB of alignment (the host passes it). */
 #if defined(AK_WGMMA)
-/* One kernel a program: the host compiles a family whose kernels test AK_KWANT(NAME) with -DAK_KSEL=<the kernel it
- * launches> (amdkit.h _ak_op_kernel_ex), so that kernel keeps its body and the others trap (never launched); without
- * AK_KSEL (the compile checks) every kernel keeps its body. */
-#define AK_G9_STR_(x) #x
-#define AK_G9_XSTR_(x) AK_G9_STR_(x)
-static constexpr __host__ __device__ bool ak_g9_streq(const char* a, const char* b) { return *a == *b && (!*a || ak_g9_streq(a + 1, b + 1)); }
-#if defined(AK_KSEL)
-#define AK_KWANT(NAME) ak_g9_streq(#NAME, AK_G9_XSTR_(AK_KSEL))
-#else
-#define AK_KWANT(NAME) true
-#endif
-#define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)                            \
-    if constexpr (AK_KWANT(NAME)) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS); \
-    else __trap();
+#define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR) AK_KONLY(NAME) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS);
 #else
 #define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)
 #endif

@@ -159,15 +159,15 @@ AK_INLINE void ak_loss(const typename D::T* x, const typename D::T* tg, ak_i64 n
 #define AK_LOSS(DT, D)                                                                                               \
     AK_KERNEL __launch_bounds__(256) void ak_loss_##DT(const D::T* x, const D::T* tg, ak_i64 n, ak_i64 cols, int tb, \
                                                        int op, float p, int flags, ak_i64 chunk, float* part,        \
-                                                       float* elem) {                                                \
+                                                       float* elem) { AK_KONLY(ak_loss_##DT) { \
         ak_loss<D>(x, tg, n, cols, tb, op, p, flags, chunk, part, elem);                                             \
-    }
+    } }
 AK_LOSS(f32, ak_f32_t)
 AK_LOSS(f16, ak_f16_t)
 AK_LOSS(bf16, ak_bf16_t)
 
 // one block of 256 threads: out[0] = (sum of part[0..nparts) in double, fixed order) x scale
-AK_KERNEL __launch_bounds__(256) void ak_loss_finish(const float* part, ak_i64 nparts, double scale, float* out) {
+AK_KERNEL __launch_bounds__(256) void ak_loss_finish(const float* part, ak_i64 nparts, double scale, float* out) { AK_KONLY(ak_loss_finish) {
     __shared__ double sh[256];
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
     const ak_i64 B = blockDim.x;
@@ -183,7 +183,7 @@ AK_KERNEL __launch_bounds__(256) void ak_loss_finish(const float* part, ak_i64 n
         __syncthreads();
     }
     if (threadIdx.x == 0) out[0] = (float)(sh[0] * scale);
-}
+} }
 
 // ---- triplet margin loss -------------------------------------------------------------------
 AK_INLINE float ak_trip_pow(float d, float norm) {
@@ -236,9 +236,9 @@ AK_INLINE void ak_triplet(const typename D::T* a, const typename D::T* pz, const
 #define AK_TRIPLET(DT, D)                                                                                            \
     AK_KERNEL __launch_bounds__(256) void ak_triplet_##DT(const D::T* a, const D::T* p, const D::T* n, ak_i64 rows,  \
                                                           ak_i64 cols, float margin, float norm, float eps, int swap, \
-                                                          float* rowloss) {                                          \
+                                                          float* rowloss) { AK_KONLY(ak_triplet_##DT) { \
         ak_triplet<D>(a, p, n, rows, cols, margin, norm, eps, swap, rowloss);                                        \
-    }
+    } }
 AK_TRIPLET(f32, ak_f32_t)
 AK_TRIPLET(f16, ak_f16_t)
 AK_TRIPLET(bf16, ak_bf16_t)

@@ -383,29 +383,29 @@ AK_INLINE void ak_norm_wide(const typename D::T* AK_RESTRICT x, const typename D
     AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_norm_##DT(const D::T* x, const D::T* w,              \
                                                                            const D::T* b, D::T* y, ak_i64 rows,      \
                                                                            int cols, int G, int vec, float eps,      \
-                                                                           int rms) {                                \
+                                                                           int rms) { AK_KONLY(ak_norm_##DT) { \
         ak_norm_rows<D, AK_NORM_E(D), false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);       \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(256, 1) void ak_norm_narrow_##DT(const D::T* x, const D::T* w, const D::T* b,         \
                                                                  D::T* y, ak_i64 rows, int cols, int G, int vec,     \
-                                                                 float eps, int rms) {                               \
+                                                                 float eps, int rms) { AK_KONLY(ak_norm_narrow_##DT) { \
         ak_norm_rows<D, AK_NORM_NARROW_E, false>(x, x, w, b, (D::T*)0, y, rows, cols, G, vec != 0, eps, rms != 0);   \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_norm_wide_##DT(                                     \
         const D::T* x, const D::T* w, const D::T* b, D::T* y, ak_i64 cols, ak_i64 seg, int S, unsigned* cnt,          \
-        float* part, int vec, int wvec, float eps, int rms) {                                                        \
+        float* part, int vec, int wvec, float eps, int rms) { AK_KONLY(ak_norm_wide_##DT) { \
         ak_norm_wide<D, false>(x, x, w, b, (D::T*)0, y, cols, seg, S, cnt, part, vec != 0, wvec != 0, eps, rms != 0); \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(16384 / AK_NORM_E(D), 1) void ak_add_norm_##DT(                                      \
         const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 rows, int cols, int G,  \
-        int vec, float eps, int rms) {                                                                               \
+        int vec, float eps, int rms) { AK_KONLY(ak_add_norm_##DT) { \
         ak_norm_rows<D, AK_NORM_E(D), true>(x, r, w, b, h, y, rows, cols, G, vec != 0, eps, rms != 0);               \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024, AK_NORM_WIDE_MINB) void ak_add_norm_wide_##DT(                                 \
         const D::T* x, const D::T* r, const D::T* w, const D::T* b, D::T* h, D::T* y, ak_i64 cols, ak_i64 seg, int S, \
-        unsigned* cnt, float* part, int vec, int wvec, float eps, int rms) {                                         \
+        unsigned* cnt, float* part, int vec, int wvec, float eps, int rms) { AK_KONLY(ak_add_norm_wide_##DT) { \
         ak_norm_wide<D, true>(x, r, w, b, h, y, cols, seg, S, cnt, part, vec != 0, wvec != 0, eps, rms != 0);       \
-    }
+    } }
 AK_NORM(f32, ak_f32_t)
 AK_NORM(f16, ak_f16_t)
 AK_NORM(bf16, ak_bf16_t)

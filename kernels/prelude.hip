@@ -6,7 +6,6 @@
  * float4 / uint4, __float_as_uint); plain clang for AMD (gfx940 checks)
  * needs `-include hip/hip_runtime.h` (what hipRTC adds implicitly).
  *
- *
  * Kernel naming convention (tools/akgen.c relies on it): every kernel is
  * defined on a line `AK_KERNEL void ak_<name>(` with its literal name, or
  * listed in a `// kernels: a b c` comment line when a macro generates it. */
@@ -48,6 +47,22 @@ extern "C" __device__ __attribute__((used)) const int AK_CAT_(ak_built_for_wave,
 #define AK_KERNEL extern "C" __global__
 #define AK_INLINE __device__ __forceinline__
 #define AK_RESTRICT __restrict__
+/* One kernel a program: a body that starts with AK_KONLY(its kernel's name)
+ * is kept only where the host passes -DAK_KSEL=<that name> (amdkit.h
+ * _ak_op_kernel_ex, for a family using AK_KONLY), else traps; without
+ * AK_KSEL (compile checks, emulation) every body is kept. */
+#if defined(AK_KSEL)
+#define AK_STR_(x) #x
+#define AK_XSTR_(x) AK_STR_(x)
+static constexpr __host__ __device__ bool ak_streq(const char* a, const char* b) { return *a == *b && (!*a || ak_streq(a + 1, b + 1)); }
+#if defined(AK_NVIDIA)
+#define AK_KONLY(NAME) if constexpr (!ak_streq(#NAME, AK_XSTR_(AK_KSEL))) __trap(); else
+#else
+#define AK_KONLY(NAME) if constexpr (!ak_streq(#NAME, AK_XSTR_(AK_KSEL))) __builtin_trap(); else
+#endif
+#else
+#define AK_KONLY(NAME)
+#endif
 
 /* ---- integer types ------------------------------------------------------- */
 typedef long long ak_i64;
@@ -783,21 +798,13 @@ AK_INLINE void ak_uop_apply_lean4(int op, float* o, float p) {
  *   mma16816     mma.sync.m16n8k16 f16 / bf16 (sm_80+)            32     8 / 4      4
  *   mma1688      mma.sync.m16n8k8 tf32 (sm_80+)                   32     4 / 2      4
  *
- * Sources: AMD's CDNA3 ISA guide (section 7, "Matrix arithmetic") and the
- * AMD matrix instruction calculator (MFMA), AMD GPUOpen's RDNA3 / RDNA4 WMMA
- * articles (WMMA), NVIDIA's PTX ISA "Matrix fragments for mma.m16n8k16 /
- * m16n8k8" (mma.sync). In words: an MFMA A operand puts row m = lane % M
- * and a run of consecutive k per lane, the lane group (lane / M) picking
- * which run; B mirrors it with n for m; C rows come in groups of 4 (MFMA)
- * spread over the lane groups. WMMA gfx11 gives each lane a whole row of 16
- * k and puts C row 2e + lane/16 in element e; gfx12 gives each lane 8 of
- * its row's k and puts C row 8 (lane/16) + e. mma.sync uses groupID
- * g = lane / 4 and thread t = lane % 4. The A / B maps of gfx12 below are
- * the order ak_mma loads (lane group g: k 8g .. 8g + 7, one 16-byte load);
- * the hardware's is lanes 0..15: k 0..3, 8..11, lanes 16..31: k 4..7,
- * 12..15 (the calculator's RDNA4 table). A and B are permuted alike along
- * k, so the product is the same (tests/emu_matrix.cpp runs the kernels
- * with the hardware's order).
+ * Sources: AMD's CDNA3 ISA guide (section 7) and matrix instruction
+ * calculator (MFMA), AMD GPUOpen's RDNA3 / RDNA4 WMMA articles, NVIDIA's PTX
+ * ISA "Matrix fragments for mma.m16n8k16 / m16n8k8". The gfx12 A / B maps
+ * below are the order ak_mma loads (lane group g: k 8g .. 8g + 7, one 16-byte
+ * load), not the hardware's (lanes 0..15: k 0..3, 8..11); A and B are permuted
+ * alike along k, so the product is the same (tests/emu_matrix.cpp runs the
+ * kernels with the hardware's order).
  *
  * Part 2 (device) is ak_mma<D, FAST32>, D = ak_f16_t / ak_bf16_t / ak_f32_t,
  * FAST32 = f32 through tf32 (NVIDIA) / xf32 (gfx942) instead of exact fp32:
@@ -1151,8 +1158,7 @@ template <> struct ak_mma<ak_f32_t, true> : ak_mma_sync_c {
 #endif /* AK_MMA_SYNC */
 
 /* ---- Hopper (sm_90a) warpgroup MMA: wgmma + cp.async ----------------------
- * Compiled only for sm_90a (NVRTC --gpu-architecture=sm_90a defines
- * __CUDA_ARCH_FEAT_SM90_ALL); AK_WGMMA says it is there.
+ * sm_90a only (__CUDA_ARCH_FEAT_SM90_ALL); AK_WGMMA says it is there.
  * Shared-memory operand layout (K-major, 128-byte swizzle): a tile of R rows
  * x 64 16-bit k values takes R x 128 bytes, 1024-byte aligned; the 16-byte
  * chunk c (k = 8c..8c+7) of row r sits at r * 128 + ((c ^ (r % 8)) * 16)

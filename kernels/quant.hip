@@ -710,30 +710,30 @@ AK_INLINE void ak_dequant_kv_impl(const ak_u8* q, typename D::T* y, ak_i64 nb, a
 #define AK_QUANT(DN, D, FN, F)                                                                                            \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
         (void)mode;                                                                                                      \
-        ak_quant_impl<D, F, AK_QUANT_TENSOR>(x, q, rows, cols, scale, compute, amax, amax_in);                           \
+        AK_KONLY(ak_quant_##DN##_##FN) ak_quant_impl<D, F, AK_QUANT_TENSOR>(x, q, rows, cols, scale, compute, amax, amax_in);                           \
     }                                                                                                                    \
     AK_KERNEL __launch_bounds__(AK_QUANT_ROW_THREADS, AK_QUANT_ROW_MINB) void ak_quant_row_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
         (void)mode;                                                                                                      \
-        ak_quant_impl<D, F, AK_QUANT_ROW>(x, q, rows, cols, scale, compute, amax, amax_in);                              \
+        AK_KONLY(ak_quant_row_##DN##_##FN) ak_quant_impl<D, F, AK_QUANT_ROW>(x, q, rows, cols, scale, compute, amax, amax_in);                              \
     }                                                                                                                    \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS, AK_QUANT_MINB) void ak_quant_block_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 rows, ak_i64 cols, int mode, float* scale, int compute, float* amax, const float* amax_in) { \
         (void)mode;                                                                                                      \
-        ak_quant_impl<D, F, AK_QUANT_BLOCK>(x, q, rows, cols, scale, compute, amax, amax_in);                            \
+        AK_KONLY(ak_quant_block_##DN##_##FN) ak_quant_impl<D, F, AK_QUANT_BLOCK>(x, q, rows, cols, scale, compute, amax, amax_in);                            \
     }                                                                                                                    \
     AK_KERNEL __launch_bounds__(AK_QUANT_ONE_THREADS) void ak_quant_tensor_##DN##_##FN(const D::T* x, ak_u8* q, ak_i64 n, float* scale, float* amax, unsigned* ws) { \
-        ak_quant_tensor_impl<D, F>(x, q, n, scale, amax, ws);                                                            \
+        AK_KONLY(ak_quant_tensor_##DN##_##FN) ak_quant_tensor_impl<D, F>(x, q, n, scale, amax, ws);                                                            \
     }
 #define AK_DEQUANT(DN, D, FN, F)                                                                                          \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 rows, ak_i64 cols, int mode, const float* scale, unsigned cm, int cs) { \
-        ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale, cm, cs);                                                            \
+        AK_KONLY(ak_dequant_##FN##_##DN) ak_dequant_impl<F, D>(q, y, rows, cols, mode, scale, cm, cs);                                                            \
     }
 #define AK_DEQUANT_KV(DN, D, FN, F)                                                                                       \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_dequant_kv_##FN##_##DN(const ak_u8* q, D::T* y, ak_i64 nb, ak_i64 heads, ak_i64 rows, ak_i64 cols, ak_i64 s0, ak_i64 s1, ak_i64 s2, const float* scale) { \
-        ak_dequant_kv_impl<F, D>(q, y, nb, heads, rows, cols, s0, s1, s2, scale);                                        \
+        AK_KONLY(ak_dequant_kv_##FN##_##DN) ak_dequant_kv_impl<F, D>(q, y, nb, heads, rows, cols, s0, s1, s2, scale);                                        \
     }
 #define AK_QUANT_AMAX(DN, D)                                                                                              \
     AK_KERNEL __launch_bounds__(AK_QUANT_THREADS) void ak_quant_amax_##DN(const D::T* x, ak_i64 n, float* amax) {       \
-        ak_quant_amax_impl<D>(x, n, amax);                                                                               \
+        AK_KONLY(ak_quant_amax_##DN) ak_quant_amax_impl<D>(x, n, amax);                                                                               \
     }
 #define AK_QUANT_FORMATS(DN, D)                                                                      \
     AK_QUANT(DN, D, e4m3, AK_FP8_FMT_E4M3) AK_QUANT(DN, D, e5m2, AK_FP8_FMT_E5M2)                   \

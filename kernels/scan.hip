@@ -152,14 +152,14 @@ AK_INLINE void ak_cumsum_impl(const typename D::S* AK_RESTRICT x, const ak_u8* A
 
 #define AK_SCAN_KERNELS(DT, D)                                                                                     \
     AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_part_##DT(const D::S* x, const ak_u8* mask, ak_i64 cols, \
-                                                                     ak_i64 chunk, int nch, D::A* part, int flags) { \
+                                                                     ak_i64 chunk, int nch, D::A* part, int flags) { AK_KONLY(ak_cumsum_part_##DT) { \
         ak_cumsum_part_impl<D>(x, mask, cols, chunk, nch, part, flags);                                            \
-    }                                                                                                              \
+    } }                                                                                                              \
     AK_KERNEL __launch_bounds__(AK_SCAN_B) void ak_cumsum_##DT(const D::S* x, const ak_u8* mask, D::S* y,          \
                                                                 ak_i64 cols, ak_i64 chunk, int nch, const D::A* part, \
-                                                                int flags) {                                       \
+                                                                int flags) { AK_KONLY(ak_cumsum_##DT) { \
         ak_cumsum_impl<D>(x, mask, y, cols, chunk, nch, part, flags);                                              \
-    }
+    } }
 // kernels: ak_cumsum_part_f32 ak_cumsum_f32 ak_cumsum_part_f16 ak_cumsum_f16 ak_cumsum_part_bf16 ak_cumsum_bf16
 // kernels: ak_cumsum_part_i32 ak_cumsum_i32 ak_cumsum_part_i64 ak_cumsum_i64
 AK_SCAN_KERNELS(f32, ak_scan_f32)
@@ -481,17 +481,17 @@ AK_INLINE void ak_topk_mb_collect_impl(const typename D::T* AK_RESTRICT x, typen
 // kernels: ak_topk_f32 ak_topk_mb_pass_f32 ak_topk_mb_collect_f32 ak_topk_f16 ak_topk_mb_pass_f16
 // kernels: ak_topk_mb_collect_f16 ak_topk_bf16 ak_topk_mb_pass_bf16 ak_topk_mb_collect_bf16
 #define AK_TOPK(DT, D)                                                                                             \
-    AK_KERNEL void ak_topk_##DT(const D::T* x, D::T* vals, ak_i64* idx, ak_i64 cols, int k, int largest) {         \
+    AK_KERNEL void ak_topk_##DT(const D::T* x, D::T* vals, ak_i64* idx, ak_i64 cols, int k, int largest) { AK_KONLY(ak_topk_##DT) { \
         ak_topk_impl<D>(x, vals, idx, cols, k, largest);                                                           \
-    }                                                                                                              \
+    } }                                                                                                              \
     AK_KERNEL void ak_topk_mb_pass_##DT(const D::T* x, ak_u32* ws, ak_i64 cols, ak_i64 chunk, int nch, int k,      \
-                                        int shift, int largest) {                                                  \
+                                        int shift, int largest) { AK_KONLY(ak_topk_mb_pass_##DT) { \
         ak_topk_mb_pass_impl<D>(x, ws, cols, chunk, nch, k, shift, largest);                                       \
-    }                                                                                                              \
+    } }                                                                                                              \
     AK_KERNEL void ak_topk_mb_collect_##DT(const D::T* x, D::T* vals, ak_i64* idx, ak_u32* ws, ak_i64 rows,        \
-                                           ak_i64 cols, ak_i64 chunk, int nch, int k, int largest) {               \
+                                           ak_i64 cols, ak_i64 chunk, int nch, int k, int largest) { AK_KONLY(ak_topk_mb_collect_##DT) { \
         ak_topk_mb_collect_impl<D>(x, vals, idx, ws, rows, cols, chunk, nch, k, largest);                          \
-    }
+    } }
 AK_TOPK(f32, ak_f32_t)
 AK_TOPK(f16, ak_f16_t)
 AK_TOPK(bf16, ak_bf16_t)

@@ -385,34 +385,34 @@ AK_INLINE void ak_softmax_apply(const typename D::T* AK_RESTRICT x, typename D::
 
 #define AK_SOFTMAX(DT, D)                                                                                            \
     AK_KERNEL __launch_bounds__(16384 / AK_SM_ROW_E(D), 1) void ak_softmax_##DT(const D::T* x, D::T* y, ak_i64 rows, \
-                                                                                int cols, int G, int vec, int logsm) {  \
+                                                                                int cols, int G, int vec, int logsm) { AK_KONLY(ak_softmax_##DT) { \
         ak_softmax_rows<D, AK_SM_ROW_E(D)>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_narrow_##DT(const D::T* x, D::T* y, ak_i64 rows, int cols,   \
-                                                                   int G, int vec, int logsm) {                      \
+                                                                   int G, int vec, int logsm) { AK_KONLY(ak_softmax_narrow_##DT) { \
         ak_softmax_rows<D, AK_SM_NARROW_E>(x, y, rows, cols, G, vec != 0, logsm != 0);                               \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(256, AK_SM_SLAB_MINB) void ak_softmax_slab_##DT(const D::T* x, D::T* y, ak_i64 rows,  \
-                                                                                int cols, int R, int G, int logsm) {   \
+                                                                                int cols, int R, int G, int logsm) { AK_KONLY(ak_softmax_slab_##DT) { \
         ak_softmax_slab<D>(x, y, rows, cols, R, G, logsm != 0);                                                      \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(1024, 1) void ak_softmax_wide_##DT(const D::T* x, D::T* y, ak_i64 cols, int vec,        \
-                                                                 int logsm) {                                        \
+                                                                 int logsm) { AK_KONLY(ak_softmax_wide_##DT) { \
         ak_softmax_wide<D>(x, y, cols, vec != 0, logsm != 0);                                                        \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_split_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
-                                                                 unsigned* cnt, float* part, int vec, int logsm) {   \
+                                                                 unsigned* cnt, float* part, int vec, int logsm) { AK_KONLY(ak_softmax_split_##DT) { \
         ak_softmax_split<D>(x, y, cols, S, cnt, part, vec != 0, logsm != 0);                                         \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_stats_##DT(const D::T* x, ak_i64 cols, int S, ak_i64 chunk,     \
-                                                                 float* part, int vec) {                             \
+                                                                 float* part, int vec) { AK_KONLY(ak_softmax_stats_##DT) { \
         ak_softmax_stats<D>(x, cols, S, chunk, part, vec != 0);                                                      \
-    }                                                                                                                \
+    } }                                                                                                                \
     AK_KERNEL __launch_bounds__(256, 1) void ak_softmax_apply_##DT(const D::T* x, D::T* y, ak_i64 cols, int S,          \
                                                                  ak_i64 chunk, const float* part, int vec,           \
-                                                                 int logsm) {                                        \
+                                                                 int logsm) { AK_KONLY(ak_softmax_apply_##DT) { \
         ak_softmax_apply<D>(x, y, cols, S, chunk, part, vec != 0, logsm != 0);                                       \
-    }
+    } }
 AK_SOFTMAX(f32, ak_f32_t)
 AK_SOFTMAX(f16, ak_f16_t)
 AK_SOFTMAX(bf16, ak_bf16_t)

@@ -5,7 +5,9 @@
 # BUILD_DIR/cache-plans52, so only changed families recompile), every launch
 # the ops would make there (build/ak_launch_plans) held to the code objects'
 # metadata (tests/launch_plan_check.sh, label rocm5.2), and planted
-# mismatches that must be caught. The ROCm 6.4 targets get the same check in
+# mismatches that must be caught; on the first target, a kernel of each family
+# compiled alone as a first call on the device compiles it has its whole
+# family's metadata (tests/one_kernel_check.sh). The ROCm 6.4 targets get the same check in
 # tests/check_rocm64.sh.
 #   tests/check_launch_plans.sh BUILD_DIR        prints "N passed, N failed" last
 set -u
@@ -32,5 +34,7 @@ cat "$O/plans.err"
 check "ak_launch_plans --arch $T" [ $rc -eq 0 ]
 check "launch plans within .max_flat_workgroup_size, LDS, wave size, no scratch" bash "$HERE/launch_plan_check.sh" "$O/plans.txt" "$O/co" rocm5.2
 check "planted launch-plan mismatches caught (block, LDS, wave)" bash "$HERE/launch_plan_check.sh" --plant "$O/plans.txt" "$O/co" rocm5.2
+echo "== a kernel compiled alone (-DAK_KSEL, what a first call on the device compiles) vs its whole family (tests/one_kernel_check.sh)"
+check "one-kernel programs match their families' kernels (${T%%,*})" bash "$HERE/one_kernel_check.sh" "$B/ak_compile_matrix" "$O/plans.txt" "$O/co" "${T%%,*}" "$HERE/../kernels" "$O/one-kernel"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -101,7 +101,7 @@ W=/tmp/amdkit-rocm64.$$
 HW="$ROOT$W"
 trap 'rm -rf "$HW"' EXIT
 mkdir -p "$HW/isa" "$HW/out" "$HW/planted" "$HW/src"
-cp "$B/ak_compile_matrix" "$B/ak_symbols" "$B/amdkit" "$HERE/isa_lib.sh" "$HERE/isa_check.sh" "$HERE/launch_plan_check.sh" "$HW/"
+cp "$B/ak_compile_matrix" "$B/ak_symbols" "$B/amdkit" "$HERE/isa_lib.sh" "$HERE/isa_check.sh" "$HERE/launch_plan_check.sh" "$HERE/one_kernel_check.sh" "$HW/"
 cp "$HERE"/isa/*.sh "$HERE"/isa/*.txt "$HERE"/isa/*.awk "$HW/isa/" 2>/dev/null
 "$B/amdkit" kernels --dump "$HW/src" > /dev/null
 # AMD_COMGR_CACHE=0: real compiles every time (the times in the table are compile times, as on a fresh CI machine)
@@ -145,6 +145,14 @@ plans_check() {
 }
 check "launch plans within .max_flat_workgroup_size, LDS, wave size, no scratch (tests/launch_plan_check.sh)" plans_check
 check "planted launch-plan mismatches caught (block, LDS, wave)" in_chroot bash "$W/launch_plan_check.sh" --plant "$W/plans.txt" "$W/out" rocm6.4
+one_kernel() {
+  # a kernel of each family compiled alone (-DAK_KSEL), as a first call on the device compiles it, vs the whole family
+  local t=${AMDKIT_ROCM64_ONE:-gfx942,gfx1100}
+  in_chroot bash "$W/one_kernel_check.sh" "$W/ak_compile_matrix" "$W/plans.txt" "$W/out" "$t" "$W/src" "$W/one" > "$HW/one-kernel.txt" 2>&1; local rc=$?
+  sed 's/^/  /' "$HW/one-kernel.txt"
+  return $rc
+}
+[ -s "$HW/plans.txt" ] && check "one-kernel programs match their families' kernels (tests/one_kernel_check.sh)" one_kernel
 
 echo "== a planted wrong AK_WAVE (64 on wave32 gfx1100, 32 on wave64 gfx90a) must be caught"
 planted_caught() {
