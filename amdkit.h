@@ -18531,12 +18531,12 @@ static const char _ak_src_gemm[] =
     "AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, void* D, const void* bias, const void* R, int M, int N,\n"
     "                                  ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, float beta, int flags, float ap) {\n"
     "    const ak_i64 per = (ak_i64)M * N;\n"
-    "    for (ak_i64 m = blockIdx.y; m < M; m += gridDim.y) {\n"
-    "        const float* w = W + m * N;\n"
-    "        for (ak_i64 n = (ak_i64)blockIdx.x * blockDim.x + threadIdx.x; n < N; n += (ak_i64)gridDim.x * blockDim.x) {\n"
+    "    for (int m = (int)blockIdx.y; m < M; m += (int)gridDim.y) {\n"
+    "        const float* w = W + (ak_i64)m * N;\n"
+    "        for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += (int)(gridDim.x * blockDim.x)) {\n"
     "            float acc = 0.0f;\n"
     "            for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];\n"
-    "            ak_gemm_out<DT>((int)m, (int)n, acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
+    "            ak_gemm_out<DT>(m, n, acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);\n"
     "        }\n"
     "    }\n"
     "}\n"
@@ -19593,24 +19593,26 @@ static const char _ak_src_gemm_decode[] =
     "AK_GEMM_DECODE(ak_gemm_decode_mn_bf16, ak_bf16_t, 1, 0)\n"
     "\n"
     "/* The split-K finish: D[b][m][n] = epilogue(sum over the splits of W[b][s][m][n]), the splits added in order from\n"
-    " * zero (the same sum on every run). Rows (b, m) go over blockIdx.y, a column a thread over x (grid-strided both\n"
-    " * ways: any grid is correct): no division per element. */\n"
+    " * zero (the same sum on every run). Batch entries go over blockIdx.z, rows over y, a column a thread over x\n"
+    " * (grid-strided every way: any grid is correct): no division. */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,\n"
     "                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,\n"
     "                         float ap) {\n"
-    "    const ak_i64 per = (ak_i64)M * N, rows = (ak_i64)M * batch;\n"
+    "    const ak_i64 per = (ak_i64)M * N;\n"
     "    const int osz = (flags & AK_GD_OUT32) ? 4 : DT::SIZE;\n"
-    "    for (ak_i64 row = blockIdx.y; row < rows; row += gridDim.y) {\n"
-    "        const int b = (int)(row / M), m = (int)(row % M);\n"
-    "        const float* w = W + (ak_i64)b * splits * per + (ak_i64)m * N;\n"
+    "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
+    "        const float* wb = W + (ak_i64)b * splits * per;\n"
     "        char* Db = (char*)D + (ak_i64)b * sD * osz;\n"
     "        const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
     "        const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
-    "        for (ak_i64 n = (ak_i64)blockIdx.x * blockDim.x + threadIdx.x; n < N; n += (ak_i64)gridDim.x * blockDim.x) {\n"
-    "            float acc = 0.0f;\n"
-    "            for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];\n"
-    "            ak_gd_out<DT>(m, (int)n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "        for (int m = (int)blockIdx.y; m < M; m += (int)gridDim.y) {\n"
+    "            const float* w = wb + (ak_i64)m * N;\n"
+    "            for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += (int)(gridDim.x * blockDim.x)) {\n"
+    "                float acc = 0.0f;\n"
+    "                for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];\n"
+    "                ak_gd_out<DT>(m, n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "            }\n"
     "        }\n"
     "    }\n"
     "}\n"
@@ -25521,7 +25523,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:433 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:435 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25778,11 +25780,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:858 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:860 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:868 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:870 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:879 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:881 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -29740,14 +29742,18 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
 }
 
 /* Launch a split-K finish kf (ak_gemm_decode_fin_* or ak_gemm_splitk_fin_*,
- * arguments a): rows (batch x m) on grid y, n columns on grid x, a column a
- * thread, 256-thread blocks, at most 16 an SM. */
-static ak_result _ak_gemm_fin_launch(ak_context* ctx, ak_kernel* kf, size_t rows, size_t n, int cus, ak_stream* stream, _ak_kargs* a) {
-    const size_t c = (size_t)(cus > 0 ? cus : 1), gy = rows < 65535 ? rows : 65535;
-    size_t gx = (n + 255) / 256;
+ * arguments a): batch entries on grid z, m rows on y, n columns on x, a
+ * column a thread, 256-thread blocks, at most 16 an SM (fewer batch entries,
+ * then rows, a block: each block loops over the rest). */
+static ak_result _ak_gemm_fin_launch(ak_context* ctx, ak_kernel* kf, size_t m, size_t batch, size_t n, int cus, ak_stream* stream,
+                                     _ak_kargs* a) {
+    const size_t cap = 16 * (size_t)(cus > 0 ? cus : 1);
+    size_t gx = (n + 255) / 256, gy = m < 65535 ? m : 65535, gz = batch < 65535 ? batch : 65535;
     ak_dim3 grid, block;
-    if (gx * gy > 16 * c) gx = (16 * c + gy - 1) / gy;
-    grid.x = (unsigned)(gx > 0 ? gx : 1); grid.y = (unsigned)gy; grid.z = 1;
+    if (gx > cap) gx = cap;
+    if (gx * gy * gz > cap) gz = cap / (gx * gy) > 0 ? cap / (gx * gy) : 1;
+    if (gx * gy * gz > cap) gy = cap / gx > 0 ? cap / gx : 1;
+    grid.x = (unsigned)(gx > 0 ? gx : 1); grid.y = (unsigned)(gy > 0 ? gy : 1); grid.z = (unsigned)(gz > 0 ? gz : 1);
     block.x = 256; block.y = 1; block.z = 1;
     return _ak_op_launch3(ctx, kf, grid, block, 0, stream, a);
 }
@@ -29786,7 +29792,7 @@ static ak_result _ak_gemm_sm90_splitk(ak_context* ctx, const ak_gemm_desc* g, co
         _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
                                   (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, 0, 0, 0, 1, g->alpha, g->beta,
                                   flags, g->act_param);
-        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->n, cus, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, 1, s->n, cus, stream, &a);
     }
     ak_free(ctx, ws);
     return r;
@@ -29884,7 +29890,7 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
                                   (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                                   (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta, flags,
                                   g->act_param);
-        r = _ak_gemm_fin_launch(ctx, kf, s->batch * s->m, s->n, cus, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->batch, s->n, cus, stream, &a);
     }
     if (ws) ak_free(ctx, ws);
     return r;
@@ -29915,7 +29921,7 @@ static ak_result _ak_gemm_gemvn_split_launch(ak_context* ctx, const ak_gemm_desc
                                   (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                                   (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta,
                                   flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB), g->act_param);
-        r = _ak_gemm_fin_launch(ctx, kf, s->batch * s->m, s->n, cus, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->batch, s->n, cus, stream, &a);
     }
     ak_free(ctx, ws);
     return r;
@@ -29963,7 +29969,7 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
         _ak_kargs_gemm_splitk_fin(&a, ws, splits, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                                   (int32_t)s->n, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, g->alpha, g->beta,
                                   flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB), g->act_param);
-        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->n, cus, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, 1, s->n, cus, stream, &a);
     }
     ak_free(ctx, ws);
     return r;

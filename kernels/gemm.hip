@@ -772,12 +772,12 @@ template <class DT>
 AK_INLINE void ak_gemm_splitk_fin(const float* W, int splits, const void* C, void* D, const void* bias, const void* R, int M, int N,
                                   ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, float alpha, float beta, int flags, float ap) {
     const ak_i64 per = (ak_i64)M * N;
-    for (ak_i64 m = blockIdx.y; m < M; m += gridDim.y) {
-        const float* w = W + m * N;
-        for (ak_i64 n = (ak_i64)blockIdx.x * blockDim.x + threadIdx.x; n < N; n += (ak_i64)gridDim.x * blockDim.x) {
+    for (int m = (int)blockIdx.y; m < M; m += (int)gridDim.y) {
+        const float* w = W + (ak_i64)m * N;
+        for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += (int)(gridDim.x * blockDim.x)) {
             float acc = 0.0f;
             for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];
-            ak_gemm_out<DT>((int)m, (int)n, acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);
+            ak_gemm_out<DT>(m, n, acc, D, ldd, C, ldc, bias, R, ldr, alpha, beta, flags, ap);
         }
     }
 }

@@ -408,24 +408,26 @@ AK_GEMM_DECODE(ak_gemm_decode_mk_bf16, ak_bf16_t, 1, 1)
 AK_GEMM_DECODE(ak_gemm_decode_mn_bf16, ak_bf16_t, 1, 0)
 
 /* The split-K finish: D[b][m][n] = epilogue(sum over the splits of W[b][s][m][n]), the splits added in order from
- * zero (the same sum on every run). Rows (b, m) go over blockIdx.y, a column a thread over x (grid-strided both
- * ways: any grid is correct): no division per element. */
+ * zero (the same sum on every run). Batch entries go over blockIdx.z, rows over y, a column a thread over x
+ * (grid-strided every way: any grid is correct): no division. */
 template <class DT>
 AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,
                          ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,
                          float ap) {
-    const ak_i64 per = (ak_i64)M * N, rows = (ak_i64)M * batch;
+    const ak_i64 per = (ak_i64)M * N;
     const int osz = (flags & AK_GD_OUT32) ? 4 : DT::SIZE;
-    for (ak_i64 row = blockIdx.y; row < rows; row += gridDim.y) {
-        const int b = (int)(row / M), m = (int)(row % M);
-        const float* w = W + (ak_i64)b * splits * per + (ak_i64)m * N;
+    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
+        const float* wb = W + (ak_i64)b * splits * per;
         char* Db = (char*)D + (ak_i64)b * sD * osz;
         const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;
         const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
-        for (ak_i64 n = (ak_i64)blockIdx.x * blockDim.x + threadIdx.x; n < N; n += (ak_i64)gridDim.x * blockDim.x) {
-            float acc = 0.0f;
-            for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];
-            ak_gd_out<DT>(m, (int)n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+        for (int m = (int)blockIdx.y; m < M; m += (int)gridDim.y) {
+            const float* w = wb + (ak_i64)m * N;
+            for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += (int)(gridDim.x * blockDim.x)) {
+                float acc = 0.0f;
+                for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];
+                ak_gd_out<DT>(m, n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+            }
         }
     }
 }
