@@ -19237,6 +19237,7 @@ static const char _ak_src_gemm_decode[] =
     "#define AK_GD_VB 128\n"
     "#define AK_GD_ACT_SHIFT 8\n"
     "#define AK_GD_CT (1 << 23)\n"
+    "#define AK_GD_W4 (1 << 24) /* the split-K finish: 4 columns a thread, a 16-byte load a slice (N % 4 == 0) */\n"
     "// <<host\n"
     "\n"
     "/* One output element's epilogue (value before alpha in acc): element (m, n)\n"
@@ -19594,7 +19595,8 @@ static const char _ak_src_gemm_decode[] =
     "\n"
     "/* The split-K finish: D[b][m][n] = epilogue(sum over the splits of W[b][s][m][n]), the splits added in order from\n"
     " * zero (the same sum on every run). Batch entries go over blockIdx.z, rows over y, a column a thread over x\n"
-    " * (grid-strided every way: any grid is correct): no division. */\n"
+    " * (grid-strided every way: any grid is correct): no division. With AK_GD_W4 (N % 4 == 0: W's rows are 16-byte\n"
+    " * aligned) 4 columns a thread, one 16-byte load a slice: the host sets it where that still gives every SM a block. */\n"
     "template <class DT>\n"
     "AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,\n"
     "                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,\n"
@@ -19608,6 +19610,20 @@ static const char _ak_src_gemm_decode[] =
     "        const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
     "        for (int m = (int)blockIdx.y; m < M; m += (int)gridDim.y) {\n"
     "            const float* w = wb + (ak_i64)m * N;\n"
+    "            if (flags & AK_GD_W4) {\n"
+    "                for (int n = 4 * (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += 4 * (int)(gridDim.x * blockDim.x)) {\n"
+    "                    float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);\n"
+    "                    for (int s = 0; s < splits; s++) {\n"
+    "                        const float4 v = *(const float4*)(w + (ak_i64)s * per + n);\n"
+    "                        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;\n"
+    "                    }\n"
+    "                    ak_gd_out<DT>(m, n, acc.x, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "                    ak_gd_out<DT>(m, n + 1, acc.y, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "                    ak_gd_out<DT>(m, n + 2, acc.z, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "                    ak_gd_out<DT>(m, n + 3, acc.w, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "                }\n"
+    "                continue;\n"
+    "            }\n"
     "            for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += (int)(gridDim.x * blockDim.x)) {\n"
     "                float acc = 0.0f;\n"
     "                for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];\n"
@@ -25233,6 +25249,7 @@ static const struct { const char* family; const char* source; const char* kernel
 #define _AK_GD_VB 128
 #define _AK_GD_ACT_SHIFT 8
 #define _AK_GD_CT (1 << 23)
+#define _AK_GD_W4 (1 << 24) /* the split-K finish: 4 columns a thread, a 16-byte load a slice (N % 4 == 0) */
 /* host constants of kernels/gemm_ffma.hip (its `// >>host` block) */
 #define _AK_GFF_C 8
 #define _AK_GFF_BIAS 16
@@ -25514,7 +25531,7 @@ static inline void _ak_kargs_gemm_i8(_ak_kargs* kargs_, const void* A, const voi
     ak_args_i32(a_, N); ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB);
     ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:396 NAME (macro AK_GEMM_DECODE) */
+/* kernels/gemm_decode.hip:397 NAME (macro AK_GEMM_DECODE) */
 static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const void* B, const void* C, void* D, const void* bias, const void* R, void* W, int32_t M, int32_t N, int32_t K,
                                          int64_t lda, int64_t ldb, int64_t ldc, int64_t ldd, int64_t ldr, int64_t sA, int64_t sB, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t kper,
                                          float alpha, float beta, int32_t flags, float ap) {
@@ -25523,7 +25540,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:435 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:451 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25780,11 +25797,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:860 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:876 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:870 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:886 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:881 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:897 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
@@ -29741,14 +29758,23 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     return _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
 }
 
+/* The decode finish's 4-column form (_AK_GD_W4: a 16-byte load a slice, a
+ * quarter of the threads): where n % 4 == 0 and the output still gives every
+ * SM a 256-thread block of 4-column threads; fewer rows keep a column a
+ * thread (H200: 1024 x 1024 1.2x, 16 x 1024 0.89x in the 4-column form). */
+static int _ak_gemm_fin_w4(size_t m, size_t batch, size_t n, int cus) {
+    return n % 4 == 0 && m * n * batch >= (size_t)4 * 256 * (size_t)(cus > 0 ? cus : 1) ? _AK_GD_W4 : 0;
+}
+
 /* Launch a split-K finish kf (ak_gemm_decode_fin_* or ak_gemm_splitk_fin_*,
- * arguments a): batch entries on grid z, m rows on y, n columns on x, a
- * column a thread, 256-thread blocks, at most 16 an SM (fewer batch entries,
- * then rows, a block: each block loops over the rest). */
-static ak_result _ak_gemm_fin_launch(ak_context* ctx, ak_kernel* kf, size_t m, size_t batch, size_t n, int cus, ak_stream* stream,
-                                     _ak_kargs* a) {
-    const size_t cap = 16 * (size_t)(cus > 0 ? cus : 1);
-    size_t gx = (n + 255) / 256, gy = m < 65535 ? m : 65535, gz = batch < 65535 ? batch : 65535;
+ * arguments a; w4: _ak_gemm_fin_w4's flag in them): batch entries on grid z,
+ * m rows on y, n columns on x, a column (4 with w4) a thread, 256-thread
+ * blocks, at most 16 an SM (fewer batch entries, then rows, a block: each
+ * block loops over the rest). */
+static ak_result _ak_gemm_fin_launch(ak_context* ctx, ak_kernel* kf, size_t m, size_t batch, size_t n, int w4, int cus,
+                                     ak_stream* stream, _ak_kargs* a) {
+    const size_t cap = 16 * (size_t)(cus > 0 ? cus : 1), per = w4 ? 1024 : 256;
+    size_t gx = (n + per - 1) / per, gy = m < 65535 ? m : 65535, gz = batch < 65535 ? batch : 65535;
     ak_dim3 grid, block;
     if (gx > cap) gx = cap;
     if (gx * gy * gz > cap) gz = cap / (gx * gy) > 0 ? cap / (gx * gy) : 1;
@@ -29787,12 +29813,13 @@ static ak_result _ak_gemm_sm90_splitk(ak_context* ctx, const ak_gemm_desc* g, co
     hs.batch = (size_t)splits; hs.ldd = s->n;
     r = _ak_gemm_sm90_launch(ctx, &h, &hs, p, (int)ks, stream, refused);
     if (r == AK_OK && !*refused) {
+        const int w4 = _ak_gemm_fin_w4(s->m, 1, s->n, cus);
         flags = (g->out_dtype == AK_F32 ? _AK_GD_OUT32 : 0) | (g->beta != 0.0f ? _AK_GD_C : 0) | (g->bias ? _AK_GD_BIAS : 0) |
-                (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT);
+                (g->residual ? _AK_GD_RES : 0) | (g->activation << _AK_GD_ACT_SHIFT) | w4;
         _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
                                   (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, 0, 0, 0, 1, g->alpha, g->beta,
                                   flags, g->act_param);
-        r = _ak_gemm_fin_launch(ctx, kf, s->m, 1, s->n, cus, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, 1, s->n, w4, cus, stream, &a);
     }
     ak_free(ctx, ws);
     return r;
@@ -29886,11 +29913,12 @@ static ak_result _ak_gemm_decode_launch(ak_context* ctx, const ak_gemm_desc* g, 
     block.x = (unsigned)p->threads; block.y = 1; block.z = 1;
     r = _ak_op_launch3(ctx, k, grid, block, 0, stream, &a);
     if (r == AK_OK && splits > 1) {
+        const int w4 = _ak_gemm_fin_w4(s->m, s->batch, s->n, cus);
         _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
                                   (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
-                                  (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta, flags,
+                                  (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta, flags | w4,
                                   g->act_param);
-        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->batch, s->n, cus, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->batch, s->n, w4, cus, stream, &a);
     }
     if (ws) ak_free(ctx, ws);
     return r;
@@ -29917,11 +29945,12 @@ static ak_result _ak_gemm_gemvn_split_launch(ak_context* ctx, const ak_gemm_desc
     grid.y = (unsigned)splits;
     r = _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
     if (r == AK_OK) {
+        const int w4 = _ak_gemm_fin_w4(s->m, s->batch, s->n, cus);
         _ak_kargs_gemm_decode_fin(&a, ws, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m, (int32_t)s->n,
                                   (int32_t)splits, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, (int64_t)g->stride_c,
                                   (int64_t)g->stride_d, (int64_t)g->stride_r, (int32_t)s->batch, g->alpha, g->beta,
-                                  flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB), g->act_param);
-        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->batch, s->n, cus, stream, &a);
+                                  (flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB)) | w4, g->act_param);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, s->batch, s->n, w4, cus, stream, &a);
     }
     ak_free(ctx, ws);
     return r;
@@ -29969,7 +29998,7 @@ static ak_result _ak_gemm_splitk_launch(ak_context* ctx, const ak_gemm_desc* g, 
         _ak_kargs_gemm_splitk_fin(&a, ws, splits, g->beta != 0.0f ? g->c : NULL, g->d, g->bias, g->residual, (int32_t)s->m,
                                   (int32_t)s->n, (int64_t)s->ldc, (int64_t)s->ldd, (int64_t)s->ldr, g->alpha, g->beta,
                                   flags & ~(_AK_GF_TA | _AK_GF_TB | _AK_GF_VA | _AK_GF_VB), g->act_param);
-        r = _ak_gemm_fin_launch(ctx, kf, s->m, 1, s->n, cus, stream, &a);
+        r = _ak_gemm_fin_launch(ctx, kf, s->m, 1, s->n, 0, cus, stream, &a);
     }
     ak_free(ctx, ws);
     return r;

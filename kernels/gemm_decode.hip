@@ -52,6 +52,7 @@
 #define AK_GD_VB 128
 #define AK_GD_ACT_SHIFT 8
 #define AK_GD_CT (1 << 23)
+#define AK_GD_W4 (1 << 24) /* the split-K finish: 4 columns a thread, a 16-byte load a slice (N % 4 == 0) */
 // <<host
 
 /* One output element's epilogue (value before alpha in acc): element (m, n)
@@ -409,7 +410,8 @@ AK_GEMM_DECODE(ak_gemm_decode_mn_bf16, ak_bf16_t, 1, 0)
 
 /* The split-K finish: D[b][m][n] = epilogue(sum over the splits of W[b][s][m][n]), the splits added in order from
  * zero (the same sum on every run). Batch entries go over blockIdx.z, rows over y, a column a thread over x
- * (grid-strided every way: any grid is correct): no division. */
+ * (grid-strided every way: any grid is correct): no division. With AK_GD_W4 (N % 4 == 0: W's rows are 16-byte
+ * aligned) 4 columns a thread, one 16-byte load a slice: the host sets it where that still gives every SM a block. */
 template <class DT>
 AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,
                          ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,
@@ -423,6 +425,20 @@ AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bia
         const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
         for (int m = (int)blockIdx.y; m < M; m += (int)gridDim.y) {
             const float* w = wb + (ak_i64)m * N;
+            if (flags & AK_GD_W4) {
+                for (int n = 4 * (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += 4 * (int)(gridDim.x * blockDim.x)) {
+                    float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                    for (int s = 0; s < splits; s++) {
+                        const float4 v = *(const float4*)(w + (ak_i64)s * per + n);
+                        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
+                    }
+                    ak_gd_out<DT>(m, n, acc.x, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+                    ak_gd_out<DT>(m, n + 1, acc.y, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+                    ak_gd_out<DT>(m, n + 2, acc.z, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+                    ak_gd_out<DT>(m, n + 3, acc.w, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+                }
+                continue;
+            }
             for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += (int)(gridDim.x * blockDim.x)) {
                 float acc = 0.0f;
                 for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];

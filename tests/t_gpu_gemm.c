@@ -217,6 +217,9 @@ static void hopper_tma_path(void) {
         gg_case(ctx, w, ta ? AK_BF16 : AK_F16, tb ? AK_F32 : (ta ? AK_BF16 : AK_F16), 200, 130, 8000, ta, tb, 15, 1, -1, 0);
         gg_case(ctx, w, tb ? AK_BF16 : AK_F16, ta ? AK_F32 : (tb ? AK_BF16 : AK_F16), 129, 65, 3001, ta, tb, 2 | 4 | 16, 1, -1, 0);
         gg_case(ctx, w, AK_F16, AK_F16, 128, 64, 16384, ta, tb, 0, 1, -1, 0); /* 16 slices of 1024, no tail */
+        /* an output of a block of 4-column threads an SM and more, n % 4 == 0: the finish's 4-column form
+           (amdkit.h _ak_gemm_fin_w4), every epilogue */
+        if (ta == tb) gg_case(ctx, w, AK_BF16, ta ? AK_F32 : AK_BF16, 389, 520, 6001, ta, tb, 15, 1, -1, 0);
         g_split = 0;
     }
     for (e = 0; e < 7; e++) { /* every activation */
