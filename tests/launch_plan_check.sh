@@ -72,19 +72,7 @@ for tgt in $(awk '{print $1}' "$DIR/targets.txt" 2>/dev/null | sort -u); do
     [ -f "$co" ] || continue
     fam=$(basename "$co" ".$tgt.co")
     # one line per kernel: family name max_flat static_lds scratch wave vgpr_spills
-    "$READELF" --notes "$co" 2>/dev/null | awk -v fam="$fam" '
-      function flush() { if (name != "") print fam, name, mf, gs, ps, wv, vs; name = ""; mf = gs = ps = wv = vs = "?" }
-      /^  - / { flush() }
-      /^(  - |    )\.[a-z_]+:/ {
-        key = $0; sub(/^(  - |    )/, "", key); sub(/:.*/, "", key); val = $NF
-        if (key == ".name") name = val
-        else if (key == ".max_flat_workgroup_size") mf = val
-        else if (key == ".group_segment_fixed_size") gs = val
-        else if (key == ".private_segment_fixed_size") ps = val
-        else if (key == ".wavefront_size") wv = val
-        else if (key == ".vgpr_spill_count") vs = val }
-      /^[^ ]/ && !/^  / { }
-      END { flush() }' >> "$meta"
+    "$READELF" --notes "$co" 2>/dev/null | awk -f "$HERE/isa/kernel_meta.awk" | awk -v fam="$fam" '{ print fam, $1, $2, $3, $4, $5, $6 }' >> "$meta"
   done
   [ -s "$meta" ] || continue
   waive_re=$( [ -f "$WAIVERS" ] && grep -vE '^\s*(#|$)' "$WAIVERS" | awk -v t="$tgt@$LABEL" 't ~ ("^(" $2 ")$") {print $1}' | paste -sd'|' )

@@ -9,15 +9,17 @@
 # kernels folder, or `amdkit kernels --dump`) and each of TARGETS (comma list),
 # the first kernel PLANS (build/ak_launch_plans) launches on the target is
 # compiled alone (MATRIX -DAK_KSEL=<kernel>, into OUT) and its
-# metadata (llvm-readelf --notes: .max_flat_workgroup_size,
-# .group_segment_fixed_size, .private_segment_fixed_size, .wavefront_size,
-# .vgpr_count, .sgpr_count, .vgpr_spill_count) must equal the same kernel's in
+# metadata (llvm-readelf --notes through tests/isa/kernel_meta.awk:
+# .max_flat_workgroup_size, .group_segment_fixed_size,
+# .private_segment_fixed_size, .wavefront_size, .vgpr_spill_count,
+# .vgpr_count, .sgpr_count) must equal the same kernel's in
 # the whole family's code object, so the checks hold for the program a user
 # runs; another kernel of the one-kernel program must be a stub (fewer VGPRs).
 # Planted: the first checked kernel compiled under another kernel's AK_KSEL
 # (its body a stub) must differ. Prints "N passed, N failed" last.
 set -u
 MATRIX=$1; PLANS=$2; DIR=$3; TARGETS=$4; SRC=$5; O=$6
+HERE=$(cd "$(dirname "$0")" && pwd)
 if [ -z "${ISA_LLVM_SUFFIX+x}" ]; then
   ISA_LLVM_SUFFIX=""
   for v in 21 20 19 18 17 15; do command -v llvm-readelf-$v >/dev/null 2>&1 && { ISA_LLVM_SUFFIX=-$v; break; }; done
@@ -26,23 +28,8 @@ READELF=llvm-readelf$ISA_LLVM_SUFFIX
 command -v "$READELF" >/dev/null 2>&1 || { echo "one_kernel_check: $READELF not found"; echo "0 passed, 1 failed"; exit 1; }
 rm -rf "$O"; mkdir -p "$O"
 pass=0; fail=0
-# "<kernel> max_flat static_lds scratch wave vgpr sgpr spills" for every kernel of a code object
-meta() {
-  "$READELF" --notes "$1" 2>/dev/null | awk '
-    function flush() { if (name != "") print name, mf, gs, ps, wv, vg, sg, vs; name = ""; mf = gs = ps = wv = vg = sg = vs = "?" }
-    /^  - / { flush() }
-    /^(  - |    )\.[a-z_]+:/ {
-      key = $0; sub(/^(  - |    )/, "", key); sub(/:.*/, "", key); val = $NF
-      if (key == ".name") name = val
-      else if (key == ".max_flat_workgroup_size") mf = val
-      else if (key == ".group_segment_fixed_size") gs = val
-      else if (key == ".private_segment_fixed_size") ps = val
-      else if (key == ".wavefront_size") wv = val
-      else if (key == ".vgpr_count") vg = val
-      else if (key == ".sgpr_count") sg = val
-      else if (key == ".vgpr_spill_count") vs = val }
-    END { flush() }'
-}
+# "<kernel> max_flat static_lds scratch wave spills vgpr sgpr" for every kernel of a code object
+meta() { "$READELF" --notes "$1" 2>/dev/null | awk -f "$HERE/isa/kernel_meta.awk"; }
 for T in ${TARGETS//,/ }; do
 for src in "$SRC"/*.hip; do
   fam=$(basename "$src" .hip)
@@ -59,11 +46,11 @@ for src in "$SRC"/*.hip; do
   whole_other=$(meta "$whole" | awk -v n="$(echo "$other" | awk '{print $1}')" '$1 == n')
   if [ -z "$a" ] || [ "$a" != "$b" ]; then
     fail=$((fail+1)); echo "  FAIL $T $fam: $k alone differs from the whole family's"; echo "       whole: $a"; echo "       alone: $b"
-  elif [ -n "$other" ] && [ "$(echo "$other" | awk '{print $6}')" -ge "$(echo "$whole_other" | awk '{print $6}')" ] && \
-       [ "$(echo "$whole_other" | awk '{print $6}')" -gt 8 ]; then
+  elif [ -n "$other" ] && [ "$(echo "$other" | awk '{print $7}')" -ge "$(echo "$whole_other" | awk '{print $7}')" ] && \
+       [ "$(echo "$whole_other" | awk '{print $7}')" -gt 8 ]; then
     fail=$((fail+1)); echo "  FAIL $T $fam: the other kernels of $k's program keep their bodies ($other)"
   else
-    pass=$((pass+1)); echo "  ok   $T $fam: $k alone = whole (max_flat lds scratch wave vgpr sgpr spills: ${a#* })"
+    pass=$((pass+1)); echo "  ok   $T $fam: $k alone = whole (max_flat lds scratch wave spills vgpr sgpr: ${a#* })"
     [ -z "${planted:-}" ] && [ -n "$other" ] && planted="$T $fam $k ${other%% *}"
   fi
 done

@@ -9,19 +9,8 @@ set -u
 D=bench/results/h200_gemm_sectors
 C=$D/cases.tsv
 export AMDKIT_CACHE_DIR=/tmp/akc
-rm -rf /tmp/old; mkdir -p /tmp/old; cp -r Makefile kernels tests bench tools examples /tmp/old/; cp .dev/amdkit_old.h /tmp/old/amdkit.h
-( cd /tmp/old && make -s -j6 build/bench_gemm_sweep > /tmp/b_old.log 2>&1; echo "old build rc $?" ) &
-make -s -j8 build/bench_gemm_sweep build/amdkit_tests > /tmp/b_new.log 2>&1; echo "new build rc $? $SECONDS s"
-wait
+bash bench/gemm_ab.sh "$C" file
 printf 'm_nn_3000x5000x1000_bf16\tbf16\t3000\t5000\t1000\t1\t0\t0\tnone\nm_tn_3000x5000x1000_bf16\tbf16\t3000\t5000\t1000\t1\t1\t1\tnone\n' > /tmp/one.tsv
-./build/bench_gemm_sweep --cases $C $OUT/w_new.json > $OUT/w_new.log 2>&1 &
-/tmp/old/build/bench_gemm_sweep --cases $C $OUT/w_old.json > $OUT/w_old.log 2>&1; wait; echo "warm $SECONDS"
-for r in 1 2; do for t in old new; do
-  b=/tmp/$t/build; [ $t = new ] && b=./build
-  timeout 120 $b/bench_gemm_sweep --cases $C $OUT/sw_$t$r.json > $OUT/sw_$t$r.log 2>&1; echo "sw $t$r rc $? $SECONDS s"
-done; done
-grep -ciE "fail|wrong" $OUT/sw_*[0-9].log
-timeout 150 python3 bench/peer_torch_gemm_sweep.py $C $OUT/sw_torch.json --no-compile > $OUT/sw_torch.log 2>&1; echo "torch rc $? $SECONDS s"
 timeout 120 compute-sanitizer --tool memcheck ./build/bench_gemm_sweep --cases /tmp/one.tsv /tmp/x.json > $OUT/memcheck_bench.log 2>&1; echo "memcheck rc $? $SECONDS"
 AKT_ONLY=hopper_tma_path timeout 250 ./build/amdkit_tests --gpu gpu_gemm > $OUT/suite_hopper.log 2>&1; echo "hopper_tma_path rc $? $SECONDS s"; tail -2 $OUT/suite_hopper.log
 cd $OUT && tar czf all.tgz *.json *.log && rm -f *.json *.log
