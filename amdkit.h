@@ -26467,7 +26467,8 @@ static ak_result _ak_op_kernel_ex(ak_context* ctx, const char* source, const cha
         if (o) ko = *o;
         else memset(&ko, 0, sizeof ko);
         for (i = 0; i < n; i++) opts[i] = o->options[i];
-        snprintf(ksel, sizeof ksel, "-DAK_KSEL=%s", kname);
+        if (snprintf(ksel, sizeof ksel, "-DAK_KSEL=%s", kname) >= (int)sizeof ksel)
+            return _ak_err(AK_ERROR_INVALID_ARGUMENT, "kernel name '%s' too long", kname);
         opts[n] = ksel;
         ko.options = opts;
         ko.num_options = n + 1;
