@@ -33,7 +33,8 @@ meta() { "$READELF" --notes "$1" 2>/dev/null | awk -f "$HERE/isa/kernel_meta.awk
 for T in ${TARGETS//,/ }; do
 for src in "$SRC"/*.hip; do
   fam=$(basename "$src" .hip)
-  grep -q "AK_KONLY(" "$src" || continue
+  # a family that puts its kernels under AK_KONLY (a dumped source starts with the prelude, which defines it)
+  grep -v '^#define AK_KONLY' "$src" | grep -qE 'AK_KONLY\((NAME|ak_)' || continue
   [ "$fam" = prelude ] && continue
   whole="$DIR/$fam.$T.co"
   k=$(awk -v t="$T" -v f="$fam" '$1 == t && $4 == f { print $5; exit }' "$PLANS")
