@@ -14,9 +14,9 @@
 # .private_segment_fixed_size, .wavefront_size, .vgpr_spill_count,
 # .vgpr_count, .sgpr_count) must equal the same kernel's in
 # the whole family's code object, so the checks hold for the program a user
-# runs; another kernel of the one-kernel program must be a stub (fewer VGPRs).
+# runs; another kernel of the one-kernel program must be its trap alone (fewer VGPRs).
 # Planted: the first checked kernel compiled under another kernel's AK_KSEL
-# (its body a stub) must differ. Prints "N passed, N failed" last.
+# (its body a trap) must differ. Prints "N passed, N failed" last.
 set -u
 MATRIX=$1; PLANS=$2; DIR=$3; TARGETS=$4; SRC=$5; O=$6
 HERE=$(cd "$(dirname "$0")" && pwd)
