@@ -19597,10 +19597,10 @@ static const char _ak_src_gemm_decode[] =
     " * zero (the same sum on every run). Batch entries go over blockIdx.z, rows over y, a column a thread over x\n"
     " * (grid-strided every way: any grid is correct): no division. With AK_GD_W4 (N % 4 == 0: W's rows are 16-byte\n"
     " * aligned) 4 columns a thread, one 16-byte load a slice: the host sets it where that still gives every SM a block. */\n"
-    "template <class DT>\n"
-    "AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,\n"
-    "                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,\n"
-    "                         float ap) {\n"
+    "template <class DT, int V>\n"
+    "AK_INLINE void ak_gd_fin_cols(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits,\n"
+    "                              ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta,\n"
+    "                              int flags, float ap) {\n"
     "    const ak_i64 per = (ak_i64)M * N;\n"
     "    const int osz = (flags & AK_GD_OUT32) ? 4 : DT::SIZE;\n"
     "    for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {\n"
@@ -19610,27 +19610,30 @@ static const char _ak_src_gemm_decode[] =
     "        const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
     "        for (int m = (int)blockIdx.y; m < M; m += (int)gridDim.y) {\n"
     "            const float* w = wb + (ak_i64)m * N;\n"
-    "            if (flags & AK_GD_W4) {\n"
-    "                for (int n = 4 * (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += 4 * (int)(gridDim.x * blockDim.x)) {\n"
-    "                    float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);\n"
-    "                    for (int s = 0; s < splits; s++) {\n"
+    "            for (int n = V * (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += V * (int)(gridDim.x * blockDim.x)) {\n"
+    "                float acc[V];\n"
+    "#pragma unroll\n"
+    "                for (int j = 0; j < V; j++) acc[j] = 0.0f;\n"
+    "                for (int s = 0; s < splits; s++) {\n"
+    "                    if constexpr (V == 4) {\n"
     "                        const float4 v = *(const float4*)(w + (ak_i64)s * per + n);\n"
-    "                        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;\n"
+    "                        acc[0] += v.x; acc[1] += v.y; acc[2] += v.z; acc[3] += v.w;\n"
+    "                    } else {\n"
+    "                        acc[0] += w[(ak_i64)s * per + n];\n"
     "                    }\n"
-    "                    ak_gd_out<DT>(m, n, acc.x, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "                    ak_gd_out<DT>(m, n + 1, acc.y, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "                    ak_gd_out<DT>(m, n + 2, acc.z, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
-    "                    ak_gd_out<DT>(m, n + 3, acc.w, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
     "                }\n"
-    "                continue;\n"
-    "            }\n"
-    "            for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += (int)(gridDim.x * blockDim.x)) {\n"
-    "                float acc = 0.0f;\n"
-    "                for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];\n"
-    "                ak_gd_out<DT>(m, n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
+    "#pragma unroll 1\n"
+    "                for (int j = 0; j < V; j++) ak_gd_out<DT>(m, n + j, acc[j], Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);\n"
     "            }\n"
     "        }\n"
     "    }\n"
+    "}\n"
+    "template <class DT>\n"
+    "AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,\n"
+    "                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,\n"
+    "                         float ap) {\n"
+    "    if (flags & AK_GD_W4) ak_gd_fin_cols<DT, 4>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);\n"
+    "    else ak_gd_fin_cols<DT, 1>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);\n"
     "}\n"
     "#define AK_GEMM_DECODE_FIN(NAME, DT)                                                                                     \\\n"
     "    AK_KERNEL void __launch_bounds__(256) NAME(const float* W, const void* C, void* D, const void* bias, const void* R, \\\n"
@@ -25540,7 +25543,7 @@ static inline void _ak_kargs_gemm_decode(_ak_kargs* kargs_, const void* A, const
     ak_args_i32(a_, K); ak_args_i64(a_, lda); ak_args_i64(a_, ldb); ak_args_i64(a_, ldc); ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sA); ak_args_i64(a_, sB); ak_args_i64(a_, sC);
     ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_i32(a_, kper); ak_args_f32(a_, alpha); ak_args_f32(a_, beta); ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_decode.hip:451 NAME (macro AK_GEMM_DECODE_FIN) */
+/* kernels/gemm_decode.hip:454 NAME (macro AK_GEMM_DECODE_FIN) */
 static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t splits, int64_t ldc, int64_t ldd,
                                              int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, float alpha, float beta, int32_t flags, float ap) {
     ak_args* a_ = _ak_kargs_begin(kargs_, _AK_KIF_gemm_decode_fin);
@@ -25797,11 +25800,11 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_simt _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_cdna _ak_kargs_gemm_wgmma   /* kernels/gemm_cdna.hip:292 NAME (macro AK_GEMM_CDNA): the same list */
 #define _AK_KIF_gemm_cdna _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:876 NAME (macro AK_GEMM_GEMV): the same list */
+#define _ak_kargs_gemm_gemv _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:879 NAME (macro AK_GEMM_GEMV): the same list */
 #define _AK_KIF_gemm_gemv _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:886 NAME (macro AK_GEMM_GEMVN): the same list */
+#define _ak_kargs_gemm_gemvn _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:889 NAME (macro AK_GEMM_GEMVN): the same list */
 #define _AK_KIF_gemm_gemvn _AK_KIF_gemm_wgmma
-#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:897 NAME (macro AK_GEMM_GEMVN4): the same list */
+#define _ak_kargs_gemm_gemvn4 _ak_kargs_gemm_wgmma   /* kernels/gemm_decode.hip:900 NAME (macro AK_GEMM_GEMVN4): the same list */
 #define _AK_KIF_gemm_gemvn4 _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_ffma _ak_kargs_gemm_wgmma   /* kernels/gemm_ffma.hip:262 NAME (macro AK_GEMM_FFMA): the same list */
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma

@@ -412,10 +412,10 @@ AK_GEMM_DECODE(ak_gemm_decode_mn_bf16, ak_bf16_t, 1, 0)
  * zero (the same sum on every run). Batch entries go over blockIdx.z, rows over y, a column a thread over x
  * (grid-strided every way: any grid is correct): no division. With AK_GD_W4 (N % 4 == 0: W's rows are 16-byte
  * aligned) 4 columns a thread, one 16-byte load a slice: the host sets it where that still gives every SM a block. */
-template <class DT>
-AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,
-                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,
-                         float ap) {
+template <class DT, int V>
+AK_INLINE void ak_gd_fin_cols(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits,
+                              ak_i64 ldc, ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta,
+                              int flags, float ap) {
     const ak_i64 per = (ak_i64)M * N;
     const int osz = (flags & AK_GD_OUT32) ? 4 : DT::SIZE;
     for (int b = (int)blockIdx.z; b < batch; b += (int)gridDim.z) {
@@ -425,27 +425,30 @@ AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bia
         const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
         for (int m = (int)blockIdx.y; m < M; m += (int)gridDim.y) {
             const float* w = wb + (ak_i64)m * N;
-            if (flags & AK_GD_W4) {
-                for (int n = 4 * (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += 4 * (int)(gridDim.x * blockDim.x)) {
-                    float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-                    for (int s = 0; s < splits; s++) {
+            for (int n = V * (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += V * (int)(gridDim.x * blockDim.x)) {
+                float acc[V];
+#pragma unroll
+                for (int j = 0; j < V; j++) acc[j] = 0.0f;
+                for (int s = 0; s < splits; s++) {
+                    if constexpr (V == 4) {
                         const float4 v = *(const float4*)(w + (ak_i64)s * per + n);
-                        acc.x += v.x; acc.y += v.y; acc.z += v.z; acc.w += v.w;
+                        acc[0] += v.x; acc[1] += v.y; acc[2] += v.z; acc[3] += v.w;
+                    } else {
+                        acc[0] += w[(ak_i64)s * per + n];
                     }
-                    ak_gd_out<DT>(m, n, acc.x, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
-                    ak_gd_out<DT>(m, n + 1, acc.y, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
-                    ak_gd_out<DT>(m, n + 2, acc.z, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
-                    ak_gd_out<DT>(m, n + 3, acc.w, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
                 }
-                continue;
-            }
-            for (int n = (int)(blockIdx.x * blockDim.x + threadIdx.x); n < N; n += (int)(gridDim.x * blockDim.x)) {
-                float acc = 0.0f;
-                for (int s = 0; s < splits; s++) acc += w[(ak_i64)s * per + n];
-                ak_gd_out<DT>(m, n, acc, Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
+#pragma unroll 1
+                for (int j = 0; j < V; j++) ak_gd_out<DT>(m, n + j, acc[j], Db, ldd, Cb, ldc, bias, Rb, ldr, alpha, beta, flags, ap);
             }
         }
     }
+}
+template <class DT>
+AK_INLINE void ak_gd_fin(const float* W, const void* C, void* D, const void* bias, const void* R, int M, int N, int splits, ak_i64 ldc,
+                         ak_i64 ldd, ak_i64 ldr, ak_i64 sC, ak_i64 sD, ak_i64 sR, int batch, float alpha, float beta, int flags,
+                         float ap) {
+    if (flags & AK_GD_W4) ak_gd_fin_cols<DT, 4>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);
+    else ak_gd_fin_cols<DT, 1>(W, C, D, bias, R, M, N, splits, ldc, ldd, ldr, sC, sD, sR, batch, alpha, beta, flags, ap);
 }
 #define AK_GEMM_DECODE_FIN(NAME, DT)                                                                                     \
     AK_KERNEL void __launch_bounds__(256) NAME(const float* W, const void* C, void* D, const void* bias, const void* R, \
