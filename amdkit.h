@@ -20731,7 +20731,9 @@ static const char _ak_src_gemm_sm90[] =
     " * (>>impl:ops-gemm), which picks this family on rows of the architecture\n"
     " * table with wgmma and TMA and encodes the two tensor maps.\n"
     " *\n"
-    " * Block: 3 warpgroups (384 threads), one 128 x BN output tile at a time.\n"
+    " * Block: 3 warpgroups (384 threads), one 128 x BN output tile at a time\n"
+    " * (BN 256, 128, or 64 for the 16-bit types: twice the tiles of 128 x 128 for\n"
+    " * grids that fill the SMs once at most, 8 stages of 24 KiB).\n"
     " *   - warpgroup 0 is the producer: it gives up registers (setmaxnreg 40) and\n"
     " *     one thread issues the TMA copies of the A (128 x 64) and B (BN x 64)\n"
     " *     tiles of each k step into a ring of S shared-memory stages, each stage\n"
@@ -20862,6 +20864,8 @@ static const char _ak_src_gemm_sm90[] =
     "    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_01, \"m64\" #N \"k16.f32.\" #DT \".\" #DT, \", 0, 1\")            \\\n"
     "    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_10, \"m64\" #N \"k16.f32.\" #DT \".\" #DT, \", 1, 0\")            \\\n"
     "    AK_WGMMA_FN(N, ak_g9_##DT##_##N##_11, \"m64\" #N \"k16.f32.\" #DT \".\" #DT, \", 1, 1\")\n"
+    "AK_G9_WG4(n64, f16)\n"
+    "AK_G9_WG4(n64, bf16)\n"
     "AK_G9_WG4(n128, f16)\n"
     "AK_G9_WG4(n128, bf16)\n"
     "AK_G9_WG4(n256, f16)\n"
@@ -20931,7 +20935,8 @@ static const char _ak_src_gemm_sm90[] =
     "        else if constexpr (TB == 0) ak_g9_bf16_##N##_10(d, da, db, acc);       \\\n"
     "        else ak_g9_bf16_##N##_11(d, da, db, acc);                            \\\n"
     "    }\n"
-    "    if constexpr (BN == 128) { AK_G9_PICK(n128) }\n"
+    "    if constexpr (BN == 64) { AK_G9_PICK(n64) }\n"
+    "    else if constexpr (BN == 128) { AK_G9_PICK(n128) }\n"
     "    else { AK_G9_PICK(n256) }\n"
     "#undef AK_G9_PICK\n"
     "}\n"
@@ -21039,12 +21044,13 @@ static const char _ak_src_gemm_sm90[] =
     "}\n"
     "\n"
     "/* Epilogue of a 16-bit D = alpha sA sB op(A) op(B) (+ bias), no C, residual\n"
-    " * or activation: per block of 64 rows x 128 columns the consumer writes its\n"
-    " * values, converted, as 4-byte pairs into its 16 KiB buffer sbuf (rows of\n"
-    " * 256 bytes, 16-byte chunk c of row r at c ^ (r % 8): conflict-free both\n"
-    " * ways), then each thread copies 16-byte chunks of rows ct / 16 + 8 i to D,\n"
-    " * a warp two whole rows (16-, 8- or 4-byte stores as the address allows;\n"
-    " * element by element at the N edge).\n"
+    " * or activation: per block of 64 rows x CW columns (128; 64 on the 64-wide\n"
+    " * tile) the consumer writes its values, converted, as 4-byte pairs into its\n"
+    " * 16 KiB buffer sbuf (rows of 2 CW bytes, 16-byte chunk c of row r at\n"
+    " * c ^ (r % 8): conflict-free both ways), then each thread copies 16-byte\n"
+    " * chunks of rows ct / CH + (128 / CH) i to D (CH = CW / 8 chunks a row; 16-,\n"
+    " * 8- or 4-byte stores as the address allows; element by element at the N\n"
+    " * edge).\n"
     " * Two named barriers per block (the earlier fp32 staging takes eight). The\n"
     " * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column\n"
     " * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */\n"
@@ -21052,6 +21058,7 @@ static const char _ak_src_gemm_sm90[] =
     "AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,\n"
     "                            const void* bias, float alpha, int flags, const float* sA, const float* sB) {\n"
     "    typedef typename DT::T T;\n"
+    "    enum { CW = ND >= 64 ? 128 : 64, CH = CW / 8, RB = 2 * CW };\n"
     "    const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);\n"
     "#pragma unroll\n"
     "    for (int h = 0; h < NH; h++) {\n"
@@ -21064,12 +21071,12 @@ static const char _ak_src_gemm_sm90[] =
     "            sa[e] = alpha * (sA ? sA[(flags & AK_G9_SA_ROW) ? (m < M ? m : M - 1) : 0] : 1.0f);\n"
     "        }\n"
     "#pragma unroll\n"
-    "        for (int q = 0; q < ND / 64; q++) {\n"
-    "            if (n0 + 128 * q >= N) break;\n"
+    "        for (int q = 0; q < 2 * ND / CW; q++) {\n"
+    "            if (n0 + CW * q >= N) break;\n"
     "            ak_named_bar(1 + cw, 128); /* the previous block's readers are done with sbuf */\n"
     "#pragma unroll\n"
-    "            for (int gg = 0; gg < 16; gg++) {\n"
-    "                const int g = 16 * q + gg, n = n0 + 8 * g + c0;\n"
+    "            for (int gg = 0; gg < CH; gg++) {\n"
+    "                const int g = CH * q + gg, n = n0 + 8 * g + c0;\n"
     "                float bx = 0.0f, by = 0.0f, sx = 1.0f, sy = 1.0f;\n"
     "                if (flags & AK_G9_BIAS) {\n"
     "                    if (n < N) bx = DT::to(((const T*)bias)[n]);\n"
@@ -21083,15 +21090,15 @@ static const char _ak_src_gemm_sm90[] =
     "                for (int e = 0; e < 2; e++) {\n"
     "                    const int r = r0 + 8 * e;\n"
     "                    const float x = sa[e] * sx * (float)d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * (float)d[h * ND + 4 * g + 2 * e + 1] + by;\n"
-    "                    *(ak_u32*)(sbuf + r * 256 + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));\n"
+    "                    *(ak_u32*)(sbuf + r * RB + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));\n"
     "                }\n"
     "            }\n"
     "            ak_named_bar(1 + cw, 128);\n"
     "#pragma unroll\n"
-    "            for (int i = 0; i < 8; i++) {\n"
-    "                const int r = ct / 16 + 8 * i, ch = ct % 16, m = mrow + r, n = n0 + 128 * q + 8 * ch;\n"
+    "            for (int i = 0; i < CH / 2; i++) {\n"
+    "                const int r = ct / CH + (128 / CH) * i, ch = ct % CH, m = mrow + r, n = n0 + CW * q + 8 * ch;\n"
     "                if (m >= M || n >= N) continue;\n"
-    "                const uint4 v = *(const uint4*)(sbuf + r * 256 + ((ch ^ (r & 7)) << 4));\n"
+    "                const uint4 v = *(const uint4*)(sbuf + r * RB + ((ch ^ (r & 7)) << 4));\n"
     "                T* p = (T*)D + (ak_i64)m * ldd + n;\n"
     "                const unsigned al = (unsigned)(size_t)p & 15u; /* rows of a multiple of 4 / 2 elements: 8- / 4-byte stores */\n"
     "                if (n + 8 <= N && al == 0) *(uint4*)p = v;\n"
@@ -21119,9 +21126,10 @@ static const char _ak_src_gemm_sm90[] =
     "template <class DT, int BN, int TA, int TB, int PP, int IN, int PR>\n"
     "AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {\n"
     "    static_assert(!PR || (IN >= 1 && IN <= 4 && BN == 128 && !PP), \"the precise loop is for fp8 on the 128 x 128 cooperative tile\");\n"
+    "    static_assert(BN != 64 || (!IN && !PP), \"the 128 x 64 tile is for the 16-bit types, cooperative\");\n"
     "    enum {\n"
     "        ES = IN == 6 ? 4 : IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,\n"
-    "        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */\n"
+    "        S = BN == 256 ? 4 : BN == 64 ? 8 : 6, /* 192 KiB of stages */\n"
     "        EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */\n"
     "        EPI_BYTES = 64 * 128 * 2, /* >= 64 * EP * 4 */ GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1\n"
     "    };\n"
@@ -21310,6 +21318,8 @@ static const char _ak_src_gemm_sm90[] =
     "// kernels: ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16\n"
     "// kernels: ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16\n"
     "// kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16\n"
+    "// kernels: ak_gemm_sm90_n64_kk_f16 ak_gemm_sm90_n64_kn_f16 ak_gemm_sm90_n64_mk_f16 ak_gemm_sm90_n64_mn_f16\n"
+    "// kernels: ak_gemm_sm90_n64_kk_bf16 ak_gemm_sm90_n64_kn_bf16 ak_gemm_sm90_n64_mk_bf16 ak_gemm_sm90_n64_mn_bf16\n"
     "// kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16\n"
     "// kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16\n"
     "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0, 0)\n"
@@ -21328,6 +21338,14 @@ static const char _ak_src_gemm_sm90[] =
     "AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0, 0, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0, 0, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n64_kk_f16, ak_f16_t, 64, 0, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n64_kn_f16, ak_f16_t, 64, 0, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n64_mk_f16, ak_f16_t, 64, 1, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n64_mn_f16, ak_f16_t, 64, 1, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n64_kk_bf16, ak_bf16_t, 64, 0, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n64_kn_bf16, ak_bf16_t, 64, 0, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n64_mk_bf16, ak_bf16_t, 64, 1, 1, 0, 0, 0)\n"
+    "AK_GEMM_SM90(ak_gemm_sm90_n64_mn_bf16, ak_bf16_t, 64, 1, 0, 0, 0, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0, 0)\n"
@@ -25178,7 +25196,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_fp8", _ak_src_gemm_fp8,
       "ak_gemm_fp8_l_e4e4 ak_gemm_fp8_l_e4e5 ak_gemm_fp8_l_e5e4 ak_gemm_fp8_l_e5e5 ak_gemm_fp8_s_e4e4 ak_gemm_fp8_s_e4e5 ak_gemm_fp8_s_e5e4 ak_gemm_fp8_s_e5e5" },
     { "gemm_sm90", _ak_src_gemm_sm90,
-      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_q128_kk_e4e4 ak_gemm_sm90_q128_kk_e4e5 ak_gemm_sm90_q128_kk_e5e4 ak_gemm_sm90_q128_kk_e5e5 ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_n64_kk_f16 ak_gemm_sm90_n64_kn_f16 ak_gemm_sm90_n64_mk_f16 ak_gemm_sm90_n64_mn_f16 ak_gemm_sm90_n64_kk_bf16 ak_gemm_sm90_n64_kn_bf16 ak_gemm_sm90_n64_mk_bf16 ak_gemm_sm90_n64_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_q128_kk_e4e4 ak_gemm_sm90_q128_kk_e4e5 ak_gemm_sm90_q128_kk_e5e4 ak_gemm_sm90_q128_kk_e5e5 ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -25551,7 +25569,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:589 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:597 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, int32_t ks, float alpha, float beta,
                                        int32_t flags, float ap, const void* sA, const void* sB) {
@@ -26092,6 +26110,14 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_sm90_n128_kn_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n128_mk_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n128_mn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n64_kk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n64_kn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n64_mk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n64_mn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n64_kk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n64_kn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n64_mk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_n64_mn_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kn_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_mk_f16", _AK_KIF_gemm_sm90 },
@@ -28563,6 +28589,9 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
       "Hopper f16 / bf16, k <= 2048 or batched, with at least two 128x128 tiles per SM: the TMA kernel in "
       "ping-pong, each consumer warpgroup on its own 128x128 tiles (two m64n128k16 wgmma per k step), so one "
       "consumer's epilogue overlaps the other's k loop; 6 stages of 32 KiB" },
+    { AK_MATRIX_WGMMA, 6, "sm90_n64", 128, 64, 64, 64, 384,
+      "Hopper f16 / bf16, grids with few 128x128 tiles for the SMs: the cooperative TMA kernel with m64n64k16 "
+      "wgmma and 8 stages of 24 KiB, twice the tiles of 128x128, each over all of k (no split-K pass)" },
     { AK_MATRIX_MMA, 6, "decode", 16, 64, 64, 64, 128,
       "decode shapes (m <= 16) in f16 / bf16 on NVIDIA sm_80+, either layout: a stream of B; 4 warps a block over 64 "
       "columns and a k slice (split-K so every SM holds 4 blocks, partial sums summed in order by a second kernel), "
@@ -28893,19 +28922,51 @@ int _ak_gemm_force_swap(int v) {
     return o;
 }
 #endif
+/* Split-K of the Hopper kernel: a single f16 / bf16 problem whose 128 x 128
+ * tiles fill at most half the SMs runs as k slices of ks values (a multiple
+ * of the 64-deep k step, at least 1024 deep, at most 64 slices, the fp32
+ * partials under 1 GiB) so that slices x tiles fill the SMs once; 1 (no
+ * split) when that gives fewer than 2 slices. A slice costs a 128 x 128 fp32
+ * partial tile written and read again: small against >= 1024 k of wgmma. */
+static int _ak_gemm_sm90_splits(const ak_gemm_desc* g, int cus, size_t* ks) {
+    const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128), c = (size_t)(cus > 0 ? cus : 1);
+    size_t want, kc, n;
+    *ks = 0;
+    if (g->batch > 1 || (g->dtype != AK_F16 && g->dtype != AK_BF16) || tiles * 2 > c || g->k > 0x7FFF0000u) return 1; /* k + a slice in int */
+    want = c / tiles;
+    if (want > g->k / 1024) want = g->k / 1024;
+    if (want > 64) want = 64;
+    while (want >= 2 && (double)want * (double)g->m * (double)g->n * 4.0 > 1073741824.0) want--;
+    if (want < 2) return 1;
+    kc = (g->k + want - 1) / want;
+    kc = (kc + 63) / 64 * 64;
+    n = (g->k + kc - 1) / kc;
+    if (n < 2) return 1;
+    *ks = kc;
+    return (int)n;
+}
 /* Variant of the Hopper kernel (0: cooperative 128x256, 1: cooperative
- * 128x128, 2: ping-pong 128x128): ping-pong for k <= 2048 or batches with at
- * least two 128x128 tiles per SM (the epilogue weighs, and overlaps there;
- * H100: 4-11% faster on such cells, 11% slower at 8192^3); else
- * 256 wide unless 128 fills the SMs' waves better (tiles / (waves * SMs), the
- * 256-wide tile counted 10% more efficient). */
-static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus) {
+ * 128x128, 2: ping-pong 128x128; 3: cooperative 128x64, where n64 says the
+ * type has it, f16 / bf16). 128x64 where its tiles fit the SMs in one wave
+ * and fill at least three quarters of them, or where k is too short for
+ * split-K (H200: 1.18-1.25x on 1024 x 1024 x 1024 / 4096 and 512 x 2048 x
+ * 4096; fewer tiles run faster as split-K, 512 x 512 x 16384 0.42x on 128x64;
+ * more than one wave loses: 1536^3 0.89x, 4096^3 0.62x). Else ping-pong for
+ * k <= 2048 or batches with at least two 128x128 tiles per SM (the epilogue
+ * weighs, and overlaps there; H100: 4-11% faster on such cells, 11% slower
+ * at 8192^3); else 256 wide unless 128 fills the SMs' waves better (tiles /
+ * (waves * SMs), the 256-wide tile counted 10% more efficient). */
+static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus, int n64) {
     const size_t c = (size_t)(cus > 0 ? cus : 1), rows = (g->m + 127) / 128;
     const size_t t256 = rows * ((g->n + 255) / 256) * g->batch, t128 = rows * ((g->n + 127) / 128) * g->batch;
+    const size_t t64 = rows * ((g->n + 63) / 64) * g->batch;
+    size_t ks;
     const double u256 = 1.1 * (double)t256 / (double)((t256 + c - 1) / c * c), u128 = (double)t128 / (double)((t128 + c - 1) / c * c);
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
     if (_ak_gemm_force >= 0 && _ak_gemm_force <= 2) return _ak_gemm_force;
+    if (_ak_gemm_force == 7) return n64 ? 3 : 1;
 #endif
+    if (n64 && t64 <= c && (t64 * 4 >= 3 * c || _ak_gemm_sm90_splits(g, cus, &ks) < 2)) return 3;
     if ((g->k <= 2048 || g->batch > 1) && t128 >= 2 * c) return 2;
     return u256 >= u128 ? 0 : 1;
 }
@@ -28934,31 +28995,8 @@ static int _ak_gemm_ffma_wide(const ak_gemm_desc* g, int cus) {
     const int staged = g->beta != 0.0f || g->bias || g->residual || g->activation != AK_OP_NONE;
     return g->k >= (staged ? 4096u : 1024u) && tw >= c && uw >= u1;
 }
-/* Split-K of the Hopper kernel: a single f16 / bf16 problem whose 128 x 128
- * tiles fill at most half the SMs runs as k slices of ks values (a multiple
- * of the 64-deep k step, at least 1024 deep, at most 64 slices, the fp32
- * partials under 1 GiB) so that slices x tiles fill the SMs once; 1 (no
- * split) when that gives fewer than 2 slices. A slice costs a 128 x 128 fp32
- * partial tile written and read again: small against >= 1024 k of wgmma. */
-static int _ak_gemm_sm90_splits(const ak_gemm_desc* g, int cus, size_t* ks) {
-    const size_t tiles = ((g->m + 127) / 128) * ((g->n + 127) / 128), c = (size_t)(cus > 0 ? cus : 1);
-    size_t want, kc, n;
-    *ks = 0;
-    if (g->batch > 1 || (g->dtype != AK_F16 && g->dtype != AK_BF16) || tiles * 2 > c || g->k > 0x7FFF0000u) return 1; /* k + a slice in int */
-    want = c / tiles;
-    if (want > g->k / 1024) want = g->k / 1024;
-    if (want > 64) want = 64;
-    while (want >= 2 && (double)want * (double)g->m * (double)g->n * 4.0 > 1073741824.0) want--;
-    if (want < 2) return 1;
-    kc = (g->k + want - 1) / want;
-    kc = (kc + 63) / 64 * 64;
-    n = (g->k + kc - 1) / kc;
-    if (n < 2) return 1;
-    *ks = kc;
-    return (int)n;
-}
 static size_t _ak_gemm_sm90_smem(int bn) {
-    const size_t stages = bn == 256 ? 4 : 6;
+    const size_t stages = bn == 256 ? 4 : bn == 64 ? 8 : 6;
     return stages * (size_t)(128 + bn) * 128 + 2 * 64 * 128 * 2 + 16 * stages + 1024; /* stages, 2 epilogue buffers, barriers, alignment */
 }
 
@@ -29072,7 +29110,7 @@ static ak_result _ak_gemm_plan_fp8(ak_context* ctx, const ak_gemm_desc* g, const
                        "driver)", arch->name);
     cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units : (arch->compute_units > 0 ? arch->compute_units : 132);
     /* precise (fast_accum 0): the 128x128 cooperative tile, the only one with registers for a second accumulator */
-    t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + (g->fast_accum ? _ak_gemm_sm90_variant(g, cus) : 1));
+    t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + (g->fast_accum ? _ak_gemm_sm90_variant(g, cus, 0) : 1));
     p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
     p->reason = g->fast_accum ? t->reason
                               : "Hopper fp8, precise (fast_accum 0): the 128x128 TMA kernel with the precise k loop (q128); each k step "
@@ -29121,7 +29159,7 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const 
         (uintptr_t)g->a % 16 == 0 && (uintptr_t)g->b % 16 == 0 && s->lda % 16 == 0 && s->ldb % 16 == 0 && s->lda <= lim &&
         s->ldb <= lim && (g->batch == 1 || (g->stride_a % 16 == 0 && g->stride_b % 16 == 0 && g->stride_a <= lim && g->stride_b <= lim))
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-        && _ak_gemm_force < 3
+        && (_ak_gemm_force < 3 || _ak_gemm_force == 7)
 #endif
     ) {
         /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
@@ -29133,7 +29171,7 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const 
             "Hopper int8: the TMA + wgmma kernel of fp8 (K-major), ping-pong: each consumer warpgroup on its own "
             "128x128 tile (two m64n128k32 s8 wgmmas a k32), one's epilogue under the other's k loop (k <= 2048 or "
             "batches with many tiles)" };
-        const int v = _ak_gemm_sm90_variant(g, cus);
+        const int v = _ak_gemm_sm90_variant(g, cus, 0);
         t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
         p->bm = t->bm; p->bn = t->bn; p->bk = 128; p->threads = t->threads;
         p->reason = why[v];
@@ -29238,7 +29276,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         fast32 = 0;
     } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-               && _ak_gemm_force < 3
+               && (_ak_gemm_force < 3 || _ak_gemm_force == 7)
 #endif
     ) {
         /* f16 / bf16 on a wgmma + TMA row: the persistent TMA kernel, every layout; else mma.sync */
@@ -29247,7 +29285,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
                               : "Hopper: the driver refused the TMA tensor maps of these operands, so the mma.sync tile runs";
         int pad = tma && why ? _ak_gemm_sm90_pad(ctx, g, s) : 0;
         if (!why || pad) {
-            const int v = _ak_gemm_sm90_variant(g, cus);
+            const int v = _ak_gemm_sm90_variant(g, cus, 1);
             t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
             p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
             p->reason = t->reason;
@@ -29288,11 +29326,11 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
                        (!relay || (g->k >= 256 && (double)g->m * (double)g->n * (double)g->k * (double)g->batch >= 1073741824.0));
         if (ok && tma && (_ak_op_is_cpu(ctx) || ctx->bk->tensor_map) && (relay || !_ak_gemm_sm90_why(ctx, g, s))
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-            && _ak_gemm_force < 3
+            && (_ak_gemm_force < 3 || _ak_gemm_force == 7)
 #endif
         ) {
             /* the persistent TMA kernel of kernels/gemm_sm90.hip, K-major (A m x k, B n x k: relay copies the rest) */
-            const int v = _ak_gemm_sm90_variant(g, cus);
+            const int v = _ak_gemm_sm90_variant(g, cus, 0);
             t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
             p->bm = t->bm; p->bn = t->bn; p->bk = 32; p->threads = t->threads;
             p->reason = relay == 3 ? "Hopper TF32: the TMA + wgmma kernel (K-major, m64nNk8 tf32) after copying A into m x k and B into "
@@ -29502,7 +29540,8 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
                         "so k is cut into slices (a block for each place in all) whose fp32 partials go to a pool workspace; "
                         "a second pass adds them in a fixed order and runs the epilogue";
     }
-    if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_sm90_", 13) && (g->dtype == AK_F16 || g->dtype == AK_BF16)) {
+    if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_sm90_", 13) && strncmp(p->kernel, "ak_gemm_sm90_n64_", 17) &&
+        (g->dtype == AK_F16 || g->dtype == AK_BF16)) { /* the 128 x 64 tile was chosen over split-K */
         const ak_arch_info* arch = _ak_gemm_arch(ctx);
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 132);

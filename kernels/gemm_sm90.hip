@@ -16,7 +16,9 @@
  * (>>impl:ops-gemm), which picks this family on rows of the architecture
  * table with wgmma and TMA and encodes the two tensor maps.
  *
- * Block: 3 warpgroups (384 threads), one 128 x BN output tile at a time.
+ * Block: 3 warpgroups (384 threads), one 128 x BN output tile at a time
+ * (BN 256, 128, or 64 for the 16-bit types: twice the tiles of 128 x 128 for
+ * grids that fill the SMs once at most, 8 stages of 24 KiB).
  *   - warpgroup 0 is the producer: it gives up registers (setmaxnreg 40) and
  *     one thread issues the TMA copies of the A (128 x 64) and B (BN x 64)
  *     tiles of each k step into a ring of S shared-memory stages, each stage
@@ -147,6 +149,8 @@ AK_INLINE ak_u64 ak_g9_desc(ak_u32 addr, ak_u32 lbo, ak_u32 sbo) {
     AK_WGMMA_FN(N, ak_g9_##DT##_##N##_01, "m64" #N "k16.f32." #DT "." #DT, ", 0, 1")            \
     AK_WGMMA_FN(N, ak_g9_##DT##_##N##_10, "m64" #N "k16.f32." #DT "." #DT, ", 1, 0")            \
     AK_WGMMA_FN(N, ak_g9_##DT##_##N##_11, "m64" #N "k16.f32." #DT "." #DT, ", 1, 1")
+AK_G9_WG4(n64, f16)
+AK_G9_WG4(n64, bf16)
 AK_G9_WG4(n128, f16)
 AK_G9_WG4(n128, bf16)
 AK_G9_WG4(n256, f16)
@@ -216,7 +220,8 @@ AK_INLINE void ak_g9_mma(float* d, ak_u64 da, ak_u64 db, int acc) {
         else if constexpr (TB == 0) ak_g9_bf16_##N##_10(d, da, db, acc);       \
         else ak_g9_bf16_##N##_11(d, da, db, acc);                            \
     }
-    if constexpr (BN == 128) { AK_G9_PICK(n128) }
+    if constexpr (BN == 64) { AK_G9_PICK(n64) }
+    else if constexpr (BN == 128) { AK_G9_PICK(n128) }
     else { AK_G9_PICK(n256) }
 #undef AK_G9_PICK
 }
@@ -324,12 +329,13 @@ AK_INLINE void ak_g9_epi_chunk(const float* st, int ct, int mr, int nc, int M, i
 }
 
 /* Epilogue of a 16-bit D = alpha sA sB op(A) op(B) (+ bias), no C, residual
- * or activation: per block of 64 rows x 128 columns the consumer writes its
- * values, converted, as 4-byte pairs into its 16 KiB buffer sbuf (rows of
- * 256 bytes, 16-byte chunk c of row r at c ^ (r % 8): conflict-free both
- * ways), then each thread copies 16-byte chunks of rows ct / 16 + 8 i to D,
- * a warp two whole rows (16-, 8- or 4-byte stores as the address allows;
- * element by element at the N edge).
+ * or activation: per block of 64 rows x CW columns (128; 64 on the 64-wide
+ * tile) the consumer writes its values, converted, as 4-byte pairs into its
+ * 16 KiB buffer sbuf (rows of 2 CW bytes, 16-byte chunk c of row r at
+ * c ^ (r % 8): conflict-free both ways), then each thread copies 16-byte
+ * chunks of rows ct / CH + (128 / CH) i to D (CH = CW / 8 chunks a row; 16-,
+ * 8- or 4-byte stores as the address allows; element by element at the N
+ * edge).
  * Two named barriers per block (the earlier fp32 staging takes eight). The
  * NH x ND values of a consumer thread: rows mb + 64 h + r0 (+ 8), column
  * pairs n0 + 8 g + c0 (ak_wgmma_row / ak_wgmma_col). */
@@ -337,6 +343,7 @@ template <class DT, int NH, int ND, class AT>
 AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, int mb, int n0, int M, int N, void* D, ak_i64 ldd,
                             const void* bias, float alpha, int flags, const float* sA, const float* sB) {
     typedef typename DT::T T;
+    enum { CW = ND >= 64 ? 128 : 64, CH = CW / 8, RB = 2 * CW };
     const int r0 = ak_wgmma_row(ct, 0), c0 = ak_wgmma_col(ct, 0);
 #pragma unroll
     for (int h = 0; h < NH; h++) {
@@ -349,12 +356,12 @@ AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, in
             sa[e] = alpha * (sA ? sA[(flags & AK_G9_SA_ROW) ? (m < M ? m : M - 1) : 0] : 1.0f);
         }
 #pragma unroll
-        for (int q = 0; q < ND / 64; q++) {
-            if (n0 + 128 * q >= N) break;
+        for (int q = 0; q < 2 * ND / CW; q++) {
+            if (n0 + CW * q >= N) break;
             ak_named_bar(1 + cw, 128); /* the previous block's readers are done with sbuf */
 #pragma unroll
-            for (int gg = 0; gg < 16; gg++) {
-                const int g = 16 * q + gg, n = n0 + 8 * g + c0;
+            for (int gg = 0; gg < CH; gg++) {
+                const int g = CH * q + gg, n = n0 + 8 * g + c0;
                 float bx = 0.0f, by = 0.0f, sx = 1.0f, sy = 1.0f;
                 if (flags & AK_G9_BIAS) {
                     if (n < N) bx = DT::to(((const T*)bias)[n]);
@@ -368,15 +375,15 @@ AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, in
                 for (int e = 0; e < 2; e++) {
                     const int r = r0 + 8 * e;
                     const float x = sa[e] * sx * (float)d[h * ND + 4 * g + 2 * e] + bx, y = sa[e] * sy * (float)d[h * ND + 4 * g + 2 * e + 1] + by;
-                    *(ak_u32*)(sbuf + r * 256 + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));
+                    *(ak_u32*)(sbuf + r * RB + ((gg ^ (r & 7)) << 4) + c0 * 2) = ak_pack2(DT::from(x), DT::from(y));
                 }
             }
             ak_named_bar(1 + cw, 128);
 #pragma unroll
-            for (int i = 0; i < 8; i++) {
-                const int r = ct / 16 + 8 * i, ch = ct % 16, m = mrow + r, n = n0 + 128 * q + 8 * ch;
+            for (int i = 0; i < CH / 2; i++) {
+                const int r = ct / CH + (128 / CH) * i, ch = ct % CH, m = mrow + r, n = n0 + CW * q + 8 * ch;
                 if (m >= M || n >= N) continue;
-                const uint4 v = *(const uint4*)(sbuf + r * 256 + ((ch ^ (r & 7)) << 4));
+                const uint4 v = *(const uint4*)(sbuf + r * RB + ((ch ^ (r & 7)) << 4));
                 T* p = (T*)D + (ak_i64)m * ldd + n;
                 const unsigned al = (unsigned)(size_t)p & 15u; /* rows of a multiple of 4 / 2 elements: 8- / 4-byte stores */
                 if (n + 8 <= N && al == 0) *(uint4*)p = v;
@@ -404,9 +411,10 @@ AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, in
 template <class DT, int BN, int TA, int TB, int PP, int IN, int PR>
 AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     static_assert(!PR || (IN >= 1 && IN <= 4 && BN == 128 && !PP), "the precise loop is for fp8 on the 128 x 128 cooperative tile");
+    static_assert(BN != 64 || (!IN && !PP), "the 128 x 64 tile is for the 16-bit types, cooperative");
     enum {
         ES = IN == 6 ? 4 : IN ? 1 : 2, BM = 128, BK = 128 / ES, A_BYTES = BM * BK * ES, B_BYTES = BN * BK * ES, STAGE = A_BYTES + B_BYTES,
-        S = BN == 256 ? 4 : 6,              /* 192 KiB of stages */
+        S = BN == 256 ? 4 : BN == 64 ? 8 : 6, /* 192 KiB of stages */
         EC = 32, EP = EC + 8,               /* epilogue chunk: 32 columns, row stride 40 floats */
         EPI_BYTES = 64 * 128 * 2, /* >= 64 * EP * 4 */ GROUP = 8, ND = BN / 2, NH = PP ? 2 : 1
     };
@@ -595,6 +603,8 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
 // kernels: ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16
 // kernels: ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16
 // kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16
+// kernels: ak_gemm_sm90_n64_kk_f16 ak_gemm_sm90_n64_kn_f16 ak_gemm_sm90_n64_mk_f16 ak_gemm_sm90_n64_mn_f16
+// kernels: ak_gemm_sm90_n64_kk_bf16 ak_gemm_sm90_n64_kn_bf16 ak_gemm_sm90_n64_mk_bf16 ak_gemm_sm90_n64_mn_bf16
 // kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16
 // kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16
 AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0, 0)
@@ -613,6 +623,14 @@ AK_GEMM_SM90(ak_gemm_sm90_n128_kk_bf16, ak_bf16_t, 128, 0, 1, 0, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_n128_kn_bf16, ak_bf16_t, 128, 0, 0, 0, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_n128_mk_bf16, ak_bf16_t, 128, 1, 1, 0, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_n128_mn_bf16, ak_bf16_t, 128, 1, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n64_kk_f16, ak_f16_t, 64, 0, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n64_kn_f16, ak_f16_t, 64, 0, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n64_mk_f16, ak_f16_t, 64, 1, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n64_mn_f16, ak_f16_t, 64, 1, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n64_kk_bf16, ak_bf16_t, 64, 0, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n64_kn_bf16, ak_bf16_t, 64, 0, 0, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n64_mk_bf16, ak_bf16_t, 64, 1, 1, 0, 0, 0)
+AK_GEMM_SM90(ak_gemm_sm90_n64_mn_bf16, ak_bf16_t, 64, 1, 0, 0, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0, 0)

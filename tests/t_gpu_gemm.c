@@ -222,6 +222,26 @@ static void hopper_tma_path(void) {
         if (ta == tb) gg_case(ctx, w, AK_BF16, ta ? AK_F32 : AK_BF16, 389, 520, 6001, ta, tb, 15, 1, -1, 0);
         g_split = 0;
     }
+    /* the cooperative 128 x 64 tile (forced): every layout and type, the fp32-staged epilogue (C, bias, activation,
+       residual, f32 out) and the 16-bit one (with and without bias) on 64-wide tiles with an N edge, batched, and more
+       tiles than SMs (the persistent loop) */
+    if (w[0]) {
+        const int was = _ak_gemm_force_swap(7);
+        g_kpre = "ak_gemm_sm90_n64_";
+        for (t = 0; t < 4; t++) {
+            const int ta = t & 1, tb = t >> 1;
+            for (d = 1; d < 3; d++) {
+                const ak_dtype dt = T3[d], o2 = (t + d) % 2 ? AK_F32 : dt;
+                gg_case(ctx, w, dt, o2, 127, 1000, 129, ta, tb, (t * 5 + d) % 16, 1, -1, 0);
+                gg_case(ctx, w, dt, dt, 1000, 520, 1500, ta, tb, 0, 1, -1, 0);
+                gg_case(ctx, w, dt, dt, 300, 200, 333, ta, tb, 2, 1, -1, 0);
+                gg_case(ctx, w, dt, dt, 65, 130, 72, ta, tb, 15, 3, -1, 0);
+            }
+            gg_case(ctx, w, AK_F16, AK_F16, 256, 256, 64, ta, tb, 0, 80, -1, 0); /* 640 tiles */
+        }
+        g_kpre = NULL;
+        _ak_gemm_force_swap(was);
+    }
     for (e = 0; e < 7; e++) { /* every activation */
         g_act = e + 1;
         gg_case(ctx, w, e % 2 ? AK_BF16 : AK_F16, e % 3 ? AK_F32 : (e % 2 ? AK_BF16 : AK_F16), 200, 520, 96, e & 1, (e >> 1) & 1,

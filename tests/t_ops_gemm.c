@@ -404,11 +404,15 @@ static void simt_split_k_plans(void) {
 }
 
 /* Split-K of the Hopper TMA kernel (f16 / bf16): 128 x 128 tiles filling at most half the SMs and k >= 2048 -> k
- * slices (a batch of 1 only) that fill the SMs once, on the cooperative 128 x 128 kernel; otherwise none. */
+ * slices (a batch of 1 only) that fill the SMs once, on the cooperative 128 x 128 kernel; otherwise none. Where the
+ * 128 x 64 tiles fill at least three quarters of the SMs in one wave (or k is too short to split), that tile over all
+ * of k instead (bn 64; bn 0: not checked). */
 static void sm90_split_k_plans(void) {
-    static const struct { size_t m, n, k, batch; int split; } cs[] = {
-        { 256, 256, 524288, 1, 33 }, { 130, 70, 20000, 1, 19 }, { 4096, 4096, 4096, 1, 1 }, { 256, 256, 1500, 1, 1 },
-        { 256, 256, 524288, 2, 1 }, { 1024, 1024, 8192, 1, 2 }, { 2048, 2048, 8192, 1, 1 }, { 128, 64, 16384, 1, 16 },
+    static const struct { size_t m, n, k, batch; int split, bn; } cs[] = {
+        { 256, 256, 524288, 1, 33, 128 }, { 130, 70, 20000, 1, 19, 128 }, { 4096, 4096, 4096, 1, 1, 256 }, { 256, 256, 1500, 1, 1, 64 },
+        { 256, 256, 524288, 2, 1, 64 }, { 1024, 1024, 8192, 1, 1, 64 }, { 2048, 2048, 8192, 1, 1, 256 }, { 128, 64, 16384, 1, 16, 128 },
+        { 512, 512, 16384, 1, 8, 128 }, { 1024, 1024, 4096, 1, 1, 64 }, { 768, 1000, 6000, 1, 2, 128 }, { 1024, 1024, 1024, 1, 1, 64 },
+        { 1536, 1536, 1536, 1, 1, 0 },
     };
     size_t i;
     ak_context* ctx = plan_ctx("sm_90", AK_ON, -1, -1, 0, 0, 0);
@@ -419,9 +423,10 @@ static void sm90_split_k_plans(void) {
         g.trans_a = (int)(i % 3 == 1); g.trans_b = (int)(i % 4 < 2);
         if (ak_gemm_plan_get(ctx, &g, &p) != AK_OK) { akt_fail(__FILE__, __LINE__, "plan: %s", ak_last_error()); continue; }
         AKT_CHECKF(!strcmp(p.path, "wgmma") && !strncmp(p.kernel, "ak_gemm_sm90_", 13) && p.k_splits == cs[i].split &&
-                       (p.k_splits == 1 || (strstr(p.reason, "split-K") && p.bn == 128)),
-                   "%zux%zux%zu batch %zu: path %s %s, k_splits %d (expected %d)", g.m, g.n, g.k, g.batch, p.path, p.kernel, p.k_splits,
-                   cs[i].split);
+                       (p.k_splits == 1 || (strstr(p.reason, "split-K") && p.bn == 128)) && (!cs[i].bn || p.bn == cs[i].bn),
+                   "%zux%zux%zu batch %zu: path %s %s (bn %d), k_splits %d (expected %d, bn %d)", g.m, g.n, g.k, g.batch, p.path, p.kernel,
+                   p.bn, p.k_splits, cs[i].split, cs[i].bn);
+        if (cs[i].bn == 64) AKT_CHECKF(strstr(p.kernel, "_n64_") != NULL, "%zux%zux%zu: %s", g.m, g.n, g.k, p.kernel);
     }
     ak_context_destroy(ctx);
 }
@@ -458,7 +463,7 @@ static void plans_follow_arch_and_config(void) {
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_BF16, 8192, 1, "ak_gemm_sm90_p128_kk_bf16", "wgmma"); /* k 64: ping-pong */
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 1024, 1, "ak_gemm_sm90_n256_kk_f16", "wgmma");
     expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 8192, 0, "ak_gemm_sm90_p128_kn_f16", "wgmma");
-    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 256, 0, "ak_gemm_sm90_n128_kn_f16", "wgmma");
+    expect_plan_tb("sm_90", AK_ON, -1, -1, 0, AK_F16, 256, 0, "ak_gemm_sm90_n64_kn_f16", "wgmma"); /* 128 tiles of 128x64: one wave */
     expect_plan_tb("sm_90", AK_OFF, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_simt_l_f16", "simt");
     expect_plan_tb("sm_80", AK_ON, -1, -1, 0, AK_F16, 8192, 1, "ak_gemm_mma_w_f16", "mma.sync");
     expect_plan_tb("sm_90", AK_ON, AK_BF16, AK_ON, 1, AK_F32, 8192, 1, "ak_gemm_sm90_p128_kk_x32", "wgmma"); /* TF32: the TMA kernel */
