@@ -28592,6 +28592,10 @@ static const _ak_gemm_tile _ak_gemm_tiles[] = {
     { AK_MATRIX_WGMMA, 6, "sm90_n64", 128, 64, 64, 64, 384,
       "Hopper f16 / bf16, grids with few 128x128 tiles for the SMs: the cooperative TMA kernel with m64n64k16 "
       "wgmma and 8 stages of 24 KiB, twice the tiles of 128x128, each over all of k (no split-K pass)" },
+    { AK_MATRIX_WGMMA, 8, "sm90_c64", 128, 64, 64, 64, 384,
+      "Hopper f16 / bf16, grids with few 128x128 tiles for the SMs: the cooperative 128x64 TMA kernel in 2-CTA "
+      "clusters side by side in n, each CTA loading half of the shared A tile into both (TMA multicast): a third less "
+      "traffic from L2 a k step" },
     { AK_MATRIX_MMA, 6, "decode", 16, 64, 64, 64, 128,
       "decode shapes (m <= 16) in f16 / bf16 on NVIDIA sm_80+, either layout: a stream of B; 4 warps a block over 64 "
       "columns and a k slice (split-K so every SM holds 4 blocks, partial sums summed in order by a second kernel), "
@@ -28964,11 +28968,19 @@ static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus, int n64) {
     const double u256 = 1.1 * (double)t256 / (double)((t256 + c - 1) / c * c), u128 = (double)t128 / (double)((t128 + c - 1) / c * c);
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
     if (_ak_gemm_force >= 0 && _ak_gemm_force <= 2) return _ak_gemm_force;
-    if (_ak_gemm_force == 7) return n64 ? 3 : 1;
+    if (_ak_gemm_force == 7 || _ak_gemm_force == 8) return n64 ? 3 : 1;
 #endif
     if (n64 && t64 <= c && (t64 * 4 >= 3 * c || _ak_gemm_sm90_splits(g, cus, &ks) < 2)) return 3;
     if ((g->k <= 2048 || g->batch > 1) && t128 >= 2 * c) return 2;
     return u256 >= u128 ? 0 : 1;
+}
+/* The 128x64 tile in 2-CTA clusters sharing A (sm90_c64): forced only (variant 8) while it is measured. */
+static int _ak_gemm_sm90_cluster(const ak_gemm_desc* g) {
+    (void)g;
+#if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
+    if (_ak_gemm_force == 8) return 1;
+#endif
+    return 0;
 }
 /* TF32 on Hopper's wgmma kernel (kernels/gemm.hip ak_gemm_wgmma_*_x32) reads
  * A stored m x k and B stored n x k, both with 16-byte rows: bit 0 / bit 1
@@ -29159,7 +29171,7 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const 
         (uintptr_t)g->a % 16 == 0 && (uintptr_t)g->b % 16 == 0 && s->lda % 16 == 0 && s->ldb % 16 == 0 && s->lda <= lim &&
         s->ldb <= lim && (g->batch == 1 || (g->stride_a % 16 == 0 && g->stride_b % 16 == 0 && g->stride_a <= lim && g->stride_b <= lim))
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-        && (_ak_gemm_force < 3 || _ak_gemm_force == 7)
+        && (_ak_gemm_force < 3 || _ak_gemm_force == 7 || _ak_gemm_force == 8)
 #endif
     ) {
         /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
@@ -29276,7 +29288,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         fast32 = 0;
     } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-               && (_ak_gemm_force < 3 || _ak_gemm_force == 7)
+               && (_ak_gemm_force < 3 || _ak_gemm_force == 7 || _ak_gemm_force == 8)
 #endif
     ) {
         /* f16 / bf16 on a wgmma + TMA row: the persistent TMA kernel, every layout; else mma.sync */
@@ -29286,7 +29298,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         int pad = tma && why ? _ak_gemm_sm90_pad(ctx, g, s) : 0;
         if (!why || pad) {
             const int v = _ak_gemm_sm90_variant(g, cus, 1);
-            t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, 3 + v);
+            t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, v == 3 && _ak_gemm_sm90_cluster(g) ? 8 : 3 + v);
             p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
             p->reason = t->reason;
             p->path = "wgmma";
@@ -29326,7 +29338,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
                        (!relay || (g->k >= 256 && (double)g->m * (double)g->n * (double)g->k * (double)g->batch >= 1073741824.0));
         if (ok && tma && (_ak_op_is_cpu(ctx) || ctx->bk->tensor_map) && (relay || !_ak_gemm_sm90_why(ctx, g, s))
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-            && (_ak_gemm_force < 3 || _ak_gemm_force == 7)
+            && (_ak_gemm_force < 3 || _ak_gemm_force == 7 || _ak_gemm_force == 8)
 #endif
         ) {
             /* the persistent TMA kernel of kernels/gemm_sm90.hip, K-major (A m x k, B n x k: relay copies the rest) */
@@ -29541,6 +29553,7 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
                         "a second pass adds them in a fixed order and runs the epilogue";
     }
     if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_sm90_", 13) && strncmp(p->kernel, "ak_gemm_sm90_n64_", 17) &&
+        strncmp(p->kernel, "ak_gemm_sm90_c64_", 17) &&
         (g->dtype == AK_F16 || g->dtype == AK_BF16)) { /* the 128 x 64 tile was chosen over split-K */
         const ak_arch_info* arch = _ak_gemm_arch(ctx);
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
@@ -29753,6 +29766,7 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     const int bk = f8 ? 128 : x32 ? 32 : 64; /* k box: 128 bytes */
     const int dt = f8 ? _AK_TMAP_U8 : x32 ? _AK_TMAP_F32 : g->dtype == AK_F16 ? _AK_TMAP_F16 : _AK_TMAP_BF16;
     const int ba = g->batch > 1 && g->stride_a, bb = g->batch > 1 && g->stride_b;
+    const int cl = !strncmp(p->kernel, "ak_gemm_sm90_c", 14); /* 2-CTA clusters side by side in n */
     const char* only[1];
     ak_compile_options o;
     const uint64_t es = s->esz;
@@ -29768,7 +29782,7 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     /* A: {K, M} k-contiguous, box 64 x 128; {M, K} m-contiguous, box 64 x 64 (two per tile); batch third */
     dims[0] = g->trans_a ? s->m : s->k; dims[1] = g->trans_a ? s->k : s->m; dims[2] = ba ? s->batch : 1;
     strides[0] = s->lda * es; strides[1] = ba ? g->stride_a * es : strides[0] * dims[1];
-    box[0] = (uint32_t)bk; box[1] = g->trans_a ? 64 : 128; box[2] = 1;
+    box[0] = (uint32_t)bk; box[1] = g->trans_a || cl ? 64 : 128; box[2] = 1; /* 2-CTA clusters: each loads 64 rows of A */
     if ((*refused = ctx->bk->tensor_map(ctx, &maps[0], dt, 3, g->a, dims, strides, box)) != 0) return AK_OK;
     /* B: {K, N} stored N x K, box 64 x BN; {N, K} stored K x N, box 64 x 64 (BN / 64 per tile) */
     dims[0] = g->trans_b ? s->k : s->n; dims[1] = g->trans_b ? s->n : s->k; dims[2] = bb ? s->batch : 1;
@@ -29797,6 +29811,11 @@ static ak_result _ak_gemm_sm90_launch(ak_context* ctx, const ak_gemm_desc* g, co
     if (tiles > 0x7FFFFFFFu)
         return _ak_err(AK_ERROR_INVALID_ARGUMENT, "ak_gemm: %zu output tiles of 128 x %d, the Hopper kernel counts below 2^31", tiles, p->bn);
     grid.x = (unsigned)(tiles < (size_t)cus ? tiles : (size_t)cus); grid.y = 1; grid.z = 1; /* persistent: one block per SM */
+    if (cl) { /* pairs of tiles side by side in n, a cluster of two blocks each */
+        const size_t pairs = ((s->m + 127) / 128) * (((s->n + (size_t)p->bn - 1) / (size_t)p->bn + 1) / 2) * s->batch;
+        const size_t most = (size_t)(cus / 2 > 0 ? cus / 2 : 1);
+        grid.x = (unsigned)(2 * (pairs < most ? pairs : most));
+    }
     block.x = (unsigned)p->threads; block.y = 1; block.z = 1;
     return _ak_op_launch3(ctx, k, grid, block, p->shared_bytes, stream, &a);
 }

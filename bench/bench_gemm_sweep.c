@@ -9,7 +9,7 @@
  * 128x256, 1 cooperative 128x128, 2 ping-pong 128x128; the planner's otherwise);
  * 3: the portable mma.sync tile instead of the Hopper kernel (f16 / bf16: 4 warps of 64x64, mma_w); 4: the same
  * with the 8-warp 64x32 tile (mma_l); 5 / 6: exact f32 on the FFMA kernel's 128 x 128 / 256 x 128 tile;
- * 7: the cooperative 128 x 64 Hopper tile for f16 / bf16 (no split-K).
+ * 7: the cooperative 128 x 64 Hopper tile for f16 / bf16 (no split-K); 8: the same in 2-CTA clusters sharing A.
  * --portable: the cells of that tile's bench (every layout, 4096^3 f16 / bf16, bf16 rectangles, odd edges, a batch).
  * --list writes the case table (one line per cell: name dtype m n k batch ta
  * tb epi) and exits; the peer reads the same table. --cases reads such a

@@ -129,6 +129,25 @@ AK_INLINE void ak_tma_load3(ak_u32 dst, const ak_tmap* map, int c0, int c1, int 
     asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n"
                  ::"r"(dst), "l"((ak_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(bar) : "memory");
 }
+/* The same copy multicast into the CTAs of the cluster in `mask` (same shared offsets, each CTA's barrier at bar). */
+AK_INLINE void ak_tma_load3_mc(ak_u32 dst, const ak_tmap* map, int c0, int c1, int c2, ak_u32 bar, unsigned short mask) {
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;\n"
+                 ::"r"(dst), "l"((ak_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(bar), "h"(mask) : "memory");
+}
+/* Arrive on the barrier at shared offset bar of cluster CTA `rank` (release at cluster scope). */
+AK_INLINE void ak_mbar_arrive_peer(ak_u32 bar, ak_u32 rank) {
+    asm volatile("{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}\n"
+                 ::"r"(bar), "r"(rank) : "memory");
+}
+AK_INLINE ak_u32 ak_cluster_rank(void) {
+    ak_u32 r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+    return r;
+}
+/* Every thread of every CTA of the cluster (a thread-block barrier too). */
+AK_INLINE void ak_cluster_sync(void) {
+    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
 AK_INLINE void ak_tma_prefetch_map(const ak_tmap* map) {
     asm volatile("prefetch.tensormap [%0];\n" ::"l"((ak_u64)map) : "memory");
 }
@@ -408,8 +427,9 @@ AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, in
  * CTA's tiles alternate between them, two m64 wgmmas per k16), so one
  * consumer's epilogue overlaps the other's k loop (the k loops take turns,
  * ordered by named barriers 3 and 4). */
-template <class DT, int BN, int TA, int TB, int PP, int IN, int PR>
+template <class DT, int BN, int TA, int TB, int PP, int IN, int PR, int CL = 1>
 AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
+    static_assert(CL == 1 || (CL == 2 && !PP && !PR), "2-CTA clusters are for the cooperative kernels");
     static_assert(!PR || (IN >= 1 && IN <= 4 && BN == 128 && !PP), "the precise loop is for fp8 on the 128 x 128 cooperative tile");
     static_assert(BN != 64 || (!IN && !PP), "the 128 x 64 tile is for the 16-bit types, cooperative");
     enum {
@@ -423,17 +443,23 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     const ak_u32 s0 = ak_smem_addr(sm);
     const ak_u32 bar0 = s0 + S * STAGE + 2 * EPI_BYTES; /* full[S], then empty[S] */
     const int tid = (int)threadIdx.x, wg = tid / 128;
-    const int tm = (M + BM - 1) / BM, tn = (N + BN - 1) / BN, per_batch = tm * tn, tiles = per_batch * batch;
+    /* CL 2: the two CTAs of a cluster take tiles side by side in n (rank r the tile n0 + r BN) and share the A tile:
+       each loads its half (64 rows) into both CTAs (TMA multicast); a stage is refilled once both CTAs' consumers
+       released it (each empty barrier counts the consumer warps of both). The tile walk counts pairs of tiles. */
+    const ak_u32 crank = CL == 2 ? ak_cluster_rank() : 0;
+    const int tm = (M + BM - 1) / BM, tn = ((N + BN - 1) / BN + CL - 1) / CL, per_batch = tm * tn, tiles = per_batch * batch;
+    const int b0 = (int)blockIdx.x / CL, gsz = (int)gridDim.x / CL;
     const int nk = ks ? ks / BK : (K + BK - 1) / BK; /* split-K: every entry's slice has ks values (zeros past K) */
     if (tid == 0) {
         for (int s = 0; s < S; s++) {
             ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */
-            ak_mbar_init(bar0 + 8 * (S + s), PP ? 4 : 8);  /* empty: one arrive per consumer warp */
+            ak_mbar_init(bar0 + 8 * (S + s), (PP ? 4 : 8) * CL); /* empty: one arrive per consumer warp (of each CTA) */
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         ak_fence_proxy_async();
     }
-    __syncthreads();
+    if constexpr (CL == 2) ak_cluster_sync(); /* the peer's barriers are initialised before any copy or arrive */
+    else __syncthreads();
     if (wg == 0) {
         /* ---- producer ---- */
         ak_setmaxnreg_dec<40>();
@@ -441,17 +467,20 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
             ak_tma_prefetch_map(tA);
             ak_tma_prefetch_map(tB);
             int it = 0;
-            for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {
+            for (int t = b0; t < tiles; t += gsz) {
                 const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;
                 const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;
-                const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;
+                const int m0 = (first + (r % gsz0) % rows) * BM, n0 = (((r % gsz0) / rows) * CL + (int)crank) * BN;
                 for (int kb = 0; kb < nk; kb++, it++) {
                     const int s = it % S, ph = (it / S) & 1;
                     const ak_u32 full = bar0 + 8 * s, sa = s0 + s * STAGE, sb = sa + A_BYTES;
                     ak_mbar_wait(bar0 + 8 * (S + s), ph ^ 1);
                     ak_mbar_expect_tx(full, STAGE);
                     const int k0 = kb * BK + (ks ? b * ks : 0);
-                    if (TA == 0) ak_tma_load3(sa, tA, k0, m0, b * bA, full);
+                    if constexpr (CL == 2) { /* this CTA's half of A, into both CTAs (A's map box: 64 rows of m) */
+                        if (TA == 0) ak_tma_load3_mc(sa + 8192 * crank, tA, k0, m0 + 64 * (int)crank, b * bA, full, 3);
+                        else ak_tma_load3_mc(sa + 8192 * crank, tA, m0 + 64 * (int)crank, k0, b * bA, full, 3);
+                    } else if (TA == 0) ak_tma_load3(sa, tA, k0, m0, b * bA, full);
                     else {
                         ak_tma_load3(sa, tA, m0, k0, b * bA, full);
                         ak_tma_load3(sa + 8192, tA, m0 + 64, k0, b * bA, full);
@@ -473,11 +502,11 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
         typename ak_g9_acc<IN>::T d[NH * ND]; /* int8: int32, one accumulator over all of k (exact) */
         /* cooperative: every tile of the CTA; ping-pong: every other one (local tile j, its k steps j nk ..) */
         for (int j = PP ? cw : 0;; j += PP ? 2 : 1) {
-            const int t = (int)blockIdx.x + j * (int)gridDim.x;
+            const int t = b0 + j * gsz;
             if (t >= tiles) break;
             const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;
             const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;
-            const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;
+            const int m0 = (first + (r % gsz0) % rows) * BM, n0 = (((r % gsz0) / rows) * CL + (int)crank) * BN;
             int it = j * nk;
             /* ping-pong: tile j's k loop starts once the other consumer's k loop of tile j - 1 is done (named
                barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the
@@ -528,12 +557,18 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                     }
                     ak_wgmma_commit();
                     ak_wgmma_wait<1>();
-                    if (kb > 0 && (ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+                    if (kb > 0 && (ct & 31) == 0) {
+                        ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+                        if constexpr (CL == 2) ak_mbar_arrive_peer(bar0 + 8 * (S + (it + S - 1) % S), crank ^ 1);
+                    }
                 }
                 ak_wgmma_wait<0>();
-                if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+                if ((ct & 31) == 0) {
+                    ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
+                    if constexpr (CL == 2) ak_mbar_arrive_peer(bar0 + 8 * (S + (it + S - 1) % S), crank ^ 1);
+                }
             }
-            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);
+            if (PP && b0 + (j + 1) * gsz < tiles) ak_named_arrive(3 + (j & 1), 256);
             void* Db = (char*)D + (ak_i64)b * sD * osz;
             const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;
             const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;
@@ -579,6 +614,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
             }
         }
     }
+    if constexpr (CL == 2) ak_cluster_sync(); /* no CTA leaves while its peer may still arrive on its barriers */
 }
 #endif /* AK_WGMMA */
 
@@ -590,12 +626,21 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
  * the barriers + 1 KiB of alignment (the host passes it). */
 #if defined(AK_WGMMA)
 #define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR) AK_KONLY(NAME) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS);
+#define AK_G9_BODY2(NAME, DT, BN, TA, TB) AK_KONLY(NAME) ak_g9_gemm<DT, BN, TA, TB, 0, 0, 0, 2>(AK_G9_ARGS);
+#define AK_G9_CLUSTER2 __cluster_dims__(2, 1, 1)
 #else
 #define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)
+#define AK_G9_BODY2(NAME, DT, BN, TA, TB)
+#define AK_G9_CLUSTER2
 #endif
 #define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN, PR)              \
     AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \
         AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)                \
+    }
+/* cooperative, in 2-CTA clusters (grid.x even) that share the A tile */
+#define AK_GEMM_SM90C(NAME, DT, BN, TA, TB)                                        \
+    AK_KERNEL void __launch_bounds__(384, 1) AK_G9_CLUSTER2 NAME(AK_G9_PARAMS()) { \
+        AK_G9_BODY2(NAME, DT, BN, TA, TB)                                          \
     }
 /* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */
 #if !defined(AK_G9_ONLY) || AK_G9_ONLY == 16
@@ -605,6 +650,8 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
 // kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16
 // kernels: ak_gemm_sm90_n64_kk_f16 ak_gemm_sm90_n64_kn_f16 ak_gemm_sm90_n64_mk_f16 ak_gemm_sm90_n64_mn_f16
 // kernels: ak_gemm_sm90_n64_kk_bf16 ak_gemm_sm90_n64_kn_bf16 ak_gemm_sm90_n64_mk_bf16 ak_gemm_sm90_n64_mn_bf16
+// kernels: ak_gemm_sm90_c64_kk_f16 ak_gemm_sm90_c64_kn_f16 ak_gemm_sm90_c64_mk_f16 ak_gemm_sm90_c64_mn_f16
+// kernels: ak_gemm_sm90_c64_kk_bf16 ak_gemm_sm90_c64_kn_bf16 ak_gemm_sm90_c64_mk_bf16 ak_gemm_sm90_c64_mn_bf16
 // kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16
 // kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16
 AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0, 0)
@@ -631,6 +678,14 @@ AK_GEMM_SM90(ak_gemm_sm90_n64_kk_bf16, ak_bf16_t, 64, 0, 1, 0, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_n64_kn_bf16, ak_bf16_t, 64, 0, 0, 0, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_n64_mk_bf16, ak_bf16_t, 64, 1, 1, 0, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_n64_mn_bf16, ak_bf16_t, 64, 1, 0, 0, 0, 0)
+AK_GEMM_SM90C(ak_gemm_sm90_c64_kk_f16, ak_f16_t, 64, 0, 1)
+AK_GEMM_SM90C(ak_gemm_sm90_c64_kn_f16, ak_f16_t, 64, 0, 0)
+AK_GEMM_SM90C(ak_gemm_sm90_c64_mk_f16, ak_f16_t, 64, 1, 1)
+AK_GEMM_SM90C(ak_gemm_sm90_c64_mn_f16, ak_f16_t, 64, 1, 0)
+AK_GEMM_SM90C(ak_gemm_sm90_c64_kk_bf16, ak_bf16_t, 64, 0, 1)
+AK_GEMM_SM90C(ak_gemm_sm90_c64_kn_bf16, ak_bf16_t, 64, 0, 0)
+AK_GEMM_SM90C(ak_gemm_sm90_c64_mk_bf16, ak_bf16_t, 64, 1, 1)
+AK_GEMM_SM90C(ak_gemm_sm90_c64_mn_bf16, ak_bf16_t, 64, 1, 0)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0, 0)
 AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0, 0)

@@ -173,7 +173,7 @@ static void hopper_tma_path(void) {
     ak_context* ctx = gg_ctx(AK_AUTO, -1, AK_AUTO, 0);
     ak_context* t32 = gg_ctx(AK_AUTO, -1, AK_AUTO, 1);
     const char *w = "", *mma = "";
-    int d, t, e;
+    int d, t, e, f;
     if (!ctx || !t32) goto done;
     if (!strcmp(ak_context_device(ctx)->arch_base, "sm_90")) { w = "wgmma"; mma = "mma.sync"; }
     for (t = 0; t < 4; t++) {
@@ -222,12 +222,13 @@ static void hopper_tma_path(void) {
         if (ta == tb) gg_case(ctx, w, AK_BF16, ta ? AK_F32 : AK_BF16, 389, 520, 6001, ta, tb, 15, 1, -1, 0);
         g_split = 0;
     }
-    /* the cooperative 128 x 64 tile (forced): every layout and type, the fp32-staged epilogue (C, bias, activation,
+    /* the cooperative 128 x 64 tile (forced 7, and 8 in clusters): every layout and type, the fp32-staged epilogue (C, bias, activation,
        residual, f32 out) and the 16-bit one (with and without bias) on 64-wide tiles with an N edge, batched, and more
        tiles than SMs (the persistent loop) */
-    if (w[0]) {
-        const int was = _ak_gemm_force_swap(7);
-        g_kpre = "ak_gemm_sm90_n64_";
+    for (f = 7; f <= 8 && w[0]; f++) { /* 8: the same in 2-CTA clusters sharing A (n = 40: the pair's second tile empty) */
+        const int was = _ak_gemm_force_swap(f);
+        g_kpre = f == 7 ? "ak_gemm_sm90_n64_" : "ak_gemm_sm90_c64_";
+        if (f == 8) gg_case(ctx, w, AK_BF16, AK_BF16, 1000, 40, 700, 0, 1, 2, 1, -1, 0);
         for (t = 0; t < 4; t++) {
             const int ta = t & 1, tb = t >> 1;
             for (d = 1; d < 3; d++) {
