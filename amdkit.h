@@ -20844,6 +20844,25 @@ static const char _ak_src_gemm_sm90[] =
     "    asm volatile(\"cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\\n\"\n"
     "                 ::\"r\"(dst), \"l\"((ak_u64)map), \"r\"(c0), \"r\"(c1), \"r\"(c2), \"r\"(bar) : \"memory\");\n"
     "}\n"
+    "/* The same copy multicast into the CTAs of the cluster in `mask` (same shared offsets, each CTA's barrier at bar). */\n"
+    "AK_INLINE void ak_tma_load3_mc(ak_u32 dst, const ak_tmap* map, int c0, int c1, int c2, ak_u32 bar, unsigned short mask) {\n"
+    "    asm volatile(\"cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;\\n\"\n"
+    "                 ::\"r\"(dst), \"l\"((ak_u64)map), \"r\"(c0), \"r\"(c1), \"r\"(c2), \"r\"(bar), \"h\"(mask) : \"memory\");\n"
+    "}\n"
+    "/* Arrive on the barrier at shared offset bar of cluster CTA `rank` (release at cluster scope). */\n"
+    "AK_INLINE void ak_mbar_arrive_peer(ak_u32 bar, ak_u32 rank) {\n"
+    "    asm volatile(\"{\\n.reg .b32 ra;\\nmapa.shared::cluster.u32 ra, %0, %1;\\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\\n}\\n\"\n"
+    "                 ::\"r\"(bar), \"r\"(rank) : \"memory\");\n"
+    "}\n"
+    "AK_INLINE ak_u32 ak_cluster_rank(void) {\n"
+    "    ak_u32 r;\n"
+    "    asm volatile(\"mov.u32 %0, %%cluster_ctarank;\\n\" : \"=r\"(r));\n"
+    "    return r;\n"
+    "}\n"
+    "/* Every thread of every CTA of the cluster (a thread-block barrier too). */\n"
+    "AK_INLINE void ak_cluster_sync(void) {\n"
+    "    asm volatile(\"barrier.cluster.arrive.release;\\nbarrier.cluster.wait.acquire;\\n\" ::: \"memory\");\n"
+    "}\n"
     "AK_INLINE void ak_tma_prefetch_map(const ak_tmap* map) {\n"
     "    asm volatile(\"prefetch.tensormap [%0];\\n\" ::\"l\"((ak_u64)map) : \"memory\");\n"
     "}\n"
@@ -21123,8 +21142,9 @@ static const char _ak_src_gemm_sm90[] =
     " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
     " * consumer's epilogue overlaps the other's k loop (the k loops take turns,\n"
     " * ordered by named barriers 3 and 4). */\n"
-    "template <class DT, int BN, int TA, int TB, int PP, int IN, int PR>\n"
+    "template <class DT, int BN, int TA, int TB, int PP, int IN, int PR, int CL = 1>\n"
     "AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {\n"
+    "    static_assert(CL == 1 || (CL == 2 && !PP && !PR), \"2-CTA clusters are for the cooperative kernels\");\n"
     "    static_assert(!PR || (IN >= 1 && IN <= 4 && BN == 128 && !PP), \"the precise loop is for fp8 on the 128 x 128 cooperative tile\");\n"
     "    static_assert(BN != 64 || (!IN && !PP), \"the 128 x 64 tile is for the 16-bit types, cooperative\");\n"
     "    enum {\n"
@@ -21138,17 +21158,23 @@ static const char _ak_src_gemm_sm90[] =
     "    const ak_u32 s0 = ak_smem_addr(sm);\n"
     "    const ak_u32 bar0 = s0 + S * STAGE + 2 * EPI_BYTES; /* full[S], then empty[S] */\n"
     "    const int tid = (int)threadIdx.x, wg = tid / 128;\n"
-    "    const int tm = (M + BM - 1) / BM, tn = (N + BN - 1) / BN, per_batch = tm * tn, tiles = per_batch * batch;\n"
+    "    /* CL 2: the two CTAs of a cluster take tiles side by side in n (rank r the tile n0 + r BN) and share the A tile:\n"
+    "       each loads its half (64 rows) into both CTAs (TMA multicast); a stage is refilled once both CTAs' consumers\n"
+    "       released it (each empty barrier counts the consumer warps of both). The tile walk counts pairs of tiles. */\n"
+    "    const ak_u32 crank = CL == 2 ? ak_cluster_rank() : 0;\n"
+    "    const int tm = (M + BM - 1) / BM, tn = ((N + BN - 1) / BN + CL - 1) / CL, per_batch = tm * tn, tiles = per_batch * batch;\n"
+    "    const int b0 = (int)blockIdx.x / CL, gsz = (int)gridDim.x / CL;\n"
     "    const int nk = ks ? ks / BK : (K + BK - 1) / BK; /* split-K: every entry's slice has ks values (zeros past K) */\n"
     "    if (tid == 0) {\n"
     "        for (int s = 0; s < S; s++) {\n"
     "            ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */\n"
-    "            ak_mbar_init(bar0 + 8 * (S + s), PP ? 4 : 8);  /* empty: one arrive per consumer warp */\n"
+    "            ak_mbar_init(bar0 + 8 * (S + s), (PP ? 4 : 8) * CL); /* empty: one arrive per consumer warp (of each CTA) */\n"
     "        }\n"
     "        asm volatile(\"fence.mbarrier_init.release.cluster;\\n\" ::: \"memory\");\n"
     "        ak_fence_proxy_async();\n"
     "    }\n"
-    "    __syncthreads();\n"
+    "    if constexpr (CL == 2) ak_cluster_sync(); /* the peer's barriers are initialised before any copy or arrive */\n"
+    "    else __syncthreads();\n"
     "    if (wg == 0) {\n"
     "        /* ---- producer ---- */\n"
     "        ak_setmaxnreg_dec<40>();\n"
@@ -21156,17 +21182,20 @@ static const char _ak_src_gemm_sm90[] =
     "            ak_tma_prefetch_map(tA);\n"
     "            ak_tma_prefetch_map(tB);\n"
     "            int it = 0;\n"
-    "            for (int t = (int)blockIdx.x; t < tiles; t += (int)gridDim.x) {\n"
+    "            for (int t = b0; t < tiles; t += gsz) {\n"
     "                const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;\n"
     "                const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;\n"
-    "                const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;\n"
+    "                const int m0 = (first + (r % gsz0) % rows) * BM, n0 = (((r % gsz0) / rows) * CL + (int)crank) * BN;\n"
     "                for (int kb = 0; kb < nk; kb++, it++) {\n"
     "                    const int s = it % S, ph = (it / S) & 1;\n"
     "                    const ak_u32 full = bar0 + 8 * s, sa = s0 + s * STAGE, sb = sa + A_BYTES;\n"
     "                    ak_mbar_wait(bar0 + 8 * (S + s), ph ^ 1);\n"
     "                    ak_mbar_expect_tx(full, STAGE);\n"
     "                    const int k0 = kb * BK + (ks ? b * ks : 0);\n"
-    "                    if (TA == 0) ak_tma_load3(sa, tA, k0, m0, b * bA, full);\n"
+    "                    if constexpr (CL == 2) { /* this CTA's half of A, into both CTAs (A's map box: 64 rows of m) */\n"
+    "                        if (TA == 0) ak_tma_load3_mc(sa + 8192 * crank, tA, k0, m0 + 64 * (int)crank, b * bA, full, 3);\n"
+    "                        else ak_tma_load3_mc(sa + 8192 * crank, tA, m0 + 64 * (int)crank, k0, b * bA, full, 3);\n"
+    "                    } else if (TA == 0) ak_tma_load3(sa, tA, k0, m0, b * bA, full);\n"
     "                    else {\n"
     "                        ak_tma_load3(sa, tA, m0, k0, b * bA, full);\n"
     "                        ak_tma_load3(sa + 8192, tA, m0 + 64, k0, b * bA, full);\n"
@@ -21188,11 +21217,11 @@ static const char _ak_src_gemm_sm90[] =
     "        typename ak_g9_acc<IN>::T d[NH * ND]; /* int8: int32, one accumulator over all of k (exact) */\n"
     "        /* cooperative: every tile of the CTA; ping-pong: every other one (local tile j, its k steps j nk ..) */\n"
     "        for (int j = PP ? cw : 0;; j += PP ? 2 : 1) {\n"
-    "            const int t = (int)blockIdx.x + j * (int)gridDim.x;\n"
+    "            const int t = b0 + j * gsz;\n"
     "            if (t >= tiles) break;\n"
     "            const int b = t / per_batch, r = t % per_batch, gsz0 = GROUP * tn, g = r / gsz0;\n"
     "            const int first = g * GROUP, rows = tm - first < GROUP ? tm - first : GROUP;\n"
-    "            const int m0 = (first + (r % gsz0) % rows) * BM, n0 = ((r % gsz0) / rows) * BN;\n"
+    "            const int m0 = (first + (r % gsz0) % rows) * BM, n0 = (((r % gsz0) / rows) * CL + (int)crank) * BN;\n"
     "            int it = j * nk;\n"
     "            /* ping-pong: tile j's k loop starts once the other consumer's k loop of tile j - 1 is done (named\n"
     "               barrier 3 + (j - 1) % 2), so each consumer waits on stage uses at most one phase ahead of the\n"
@@ -21243,12 +21272,18 @@ static const char _ak_src_gemm_sm90[] =
     "                    }\n"
     "                    ak_wgmma_commit();\n"
     "                    ak_wgmma_wait<1>();\n"
-    "                    if (kb > 0 && (ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "                    if (kb > 0 && (ct & 31) == 0) {\n"
+    "                        ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "                        if constexpr (CL == 2) ak_mbar_arrive_peer(bar0 + 8 * (S + (it + S - 1) % S), crank ^ 1);\n"
+    "                    }\n"
     "                }\n"
     "                ak_wgmma_wait<0>();\n"
-    "                if ((ct & 31) == 0) ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "                if ((ct & 31) == 0) {\n"
+    "                    ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
+    "                    if constexpr (CL == 2) ak_mbar_arrive_peer(bar0 + 8 * (S + (it + S - 1) % S), crank ^ 1);\n"
+    "                }\n"
     "            }\n"
-    "            if (PP && (int)blockIdx.x + (j + 1) * (int)gridDim.x < tiles) ak_named_arrive(3 + (j & 1), 256);\n"
+    "            if (PP && b0 + (j + 1) * gsz < tiles) ak_named_arrive(3 + (j & 1), 256);\n"
     "            void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
     "            const void* Cb = C ? (const char*)C + (ak_i64)b * sC * osz : C;\n"
     "            const void* Rb = R ? (const char*)R + (ak_i64)b * sR * osz : R;\n"
@@ -21294,6 +21329,7 @@ static const char _ak_src_gemm_sm90[] =
     "            }\n"
     "        }\n"
     "    }\n"
+    "    if constexpr (CL == 2) ak_cluster_sync(); /* no CTA leaves while its peer may still arrive on its barriers */\n"
     "}\n"
     "#endif /* AK_WGMMA */\n"
     "\n"
@@ -21305,12 +21341,21 @@ static const char _ak_src_gemm_sm90[] =
     " * the barriers + 1 KiB of alignment (the host passes it). */\n"
     "#if defined(AK_WGMMA)\n"
     "#define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR) AK_KONLY(NAME) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS);\n"
+    "#define AK_G9_BODY2(NAME, DT, BN, TA, TB) AK_KONLY(NAME) ak_g9_gemm<DT, BN, TA, TB, 0, 0, 0, 2>(AK_G9_ARGS);\n"
+    "#define AK_G9_CLUSTER2 cluster_dims(2, 1, 1)\n"
     "#else\n"
     "#define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)\n"
+    "#define AK_G9_BODY2(NAME, DT, BN, TA, TB)\n"
+    "#define AK_G9_CLUSTER2\n"
     "#endif\n"
     "#define AK_GEMM_SM90(NAME, DT, BN, TA, TB, PP, IN, PR)              \\\n"
     "    AK_KERNEL void __launch_bounds__(384, 1) NAME(AK_G9_PARAMS()) { \\\n"
     "        AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)                \\\n"
+    "    }\n"
+    "/* cooperative, in 2-CTA clusters (grid.x even) that share the A tile */\n"
+    "#define AK_GEMM_SM90C(NAME, DT, BN, TA, TB)                                        \\\n"
+    "    AK_KERNEL void __launch_bounds__(384, 1) __attribute__((AK_G9_CLUSTER2)) NAME(AK_G9_PARAMS()) { \\\n"
+    "        AK_G9_BODY2(NAME, DT, BN, TA, TB)                                          \\\n"
     "    }\n"
     "/* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */\n"
     "#if !defined(AK_G9_ONLY) || AK_G9_ONLY == 16\n"
@@ -21320,6 +21365,8 @@ static const char _ak_src_gemm_sm90[] =
     "// kernels: ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16\n"
     "// kernels: ak_gemm_sm90_n64_kk_f16 ak_gemm_sm90_n64_kn_f16 ak_gemm_sm90_n64_mk_f16 ak_gemm_sm90_n64_mn_f16\n"
     "// kernels: ak_gemm_sm90_n64_kk_bf16 ak_gemm_sm90_n64_kn_bf16 ak_gemm_sm90_n64_mk_bf16 ak_gemm_sm90_n64_mn_bf16\n"
+    "// kernels: ak_gemm_sm90_c64_kk_f16 ak_gemm_sm90_c64_kn_f16 ak_gemm_sm90_c64_mk_f16 ak_gemm_sm90_c64_mn_f16\n"
+    "// kernels: ak_gemm_sm90_c64_kk_bf16 ak_gemm_sm90_c64_kn_bf16 ak_gemm_sm90_c64_mk_bf16 ak_gemm_sm90_c64_mn_bf16\n"
     "// kernels: ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16\n"
     "// kernels: ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16\n"
     "AK_GEMM_SM90(ak_gemm_sm90_n256_kk_f16, ak_f16_t, 256, 0, 1, 0, 0, 0)\n"
@@ -21346,6 +21393,14 @@ static const char _ak_src_gemm_sm90[] =
     "AK_GEMM_SM90(ak_gemm_sm90_n64_kn_bf16, ak_bf16_t, 64, 0, 0, 0, 0, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_n64_mk_bf16, ak_bf16_t, 64, 1, 1, 0, 0, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_n64_mn_bf16, ak_bf16_t, 64, 1, 0, 0, 0, 0)\n"
+    "AK_GEMM_SM90C(ak_gemm_sm90_c64_kk_f16, ak_f16_t, 64, 0, 1)\n"
+    "AK_GEMM_SM90C(ak_gemm_sm90_c64_kn_f16, ak_f16_t, 64, 0, 0)\n"
+    "AK_GEMM_SM90C(ak_gemm_sm90_c64_mk_f16, ak_f16_t, 64, 1, 1)\n"
+    "AK_GEMM_SM90C(ak_gemm_sm90_c64_mn_f16, ak_f16_t, 64, 1, 0)\n"
+    "AK_GEMM_SM90C(ak_gemm_sm90_c64_kk_bf16, ak_bf16_t, 64, 0, 1)\n"
+    "AK_GEMM_SM90C(ak_gemm_sm90_c64_kn_bf16, ak_bf16_t, 64, 0, 0)\n"
+    "AK_GEMM_SM90C(ak_gemm_sm90_c64_mk_bf16, ak_bf16_t, 64, 1, 1)\n"
+    "AK_GEMM_SM90C(ak_gemm_sm90_c64_mn_bf16, ak_bf16_t, 64, 1, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kk_f16, ak_f16_t, 128, 0, 1, 1, 0, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_kn_f16, ak_f16_t, 128, 0, 0, 1, 0, 0)\n"
     "AK_GEMM_SM90(ak_gemm_sm90_p128_mk_f16, ak_f16_t, 128, 1, 1, 1, 0, 0)\n"
@@ -25196,7 +25251,7 @@ static const struct { const char* family; const char* source; const char* kernel
     { "gemm_fp8", _ak_src_gemm_fp8,
       "ak_gemm_fp8_l_e4e4 ak_gemm_fp8_l_e4e5 ak_gemm_fp8_l_e5e4 ak_gemm_fp8_l_e5e5 ak_gemm_fp8_s_e4e4 ak_gemm_fp8_s_e4e5 ak_gemm_fp8_s_e5e4 ak_gemm_fp8_s_e5e5" },
     { "gemm_sm90", _ak_src_gemm_sm90,
-      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_n64_kk_f16 ak_gemm_sm90_n64_kn_f16 ak_gemm_sm90_n64_mk_f16 ak_gemm_sm90_n64_mn_f16 ak_gemm_sm90_n64_kk_bf16 ak_gemm_sm90_n64_kn_bf16 ak_gemm_sm90_n64_mk_bf16 ak_gemm_sm90_n64_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_q128_kk_e4e4 ak_gemm_sm90_q128_kk_e4e5 ak_gemm_sm90_q128_kk_e5e4 ak_gemm_sm90_q128_kk_e5e5 ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
+      "ak_gemm_sm90_n256_kk_f16 ak_gemm_sm90_n256_kn_f16 ak_gemm_sm90_n256_mk_f16 ak_gemm_sm90_n256_mn_f16 ak_gemm_sm90_n256_kk_bf16 ak_gemm_sm90_n256_kn_bf16 ak_gemm_sm90_n256_mk_bf16 ak_gemm_sm90_n256_mn_bf16 ak_gemm_sm90_n128_kk_f16 ak_gemm_sm90_n128_kn_f16 ak_gemm_sm90_n128_mk_f16 ak_gemm_sm90_n128_mn_f16 ak_gemm_sm90_n128_kk_bf16 ak_gemm_sm90_n128_kn_bf16 ak_gemm_sm90_n128_mk_bf16 ak_gemm_sm90_n128_mn_bf16 ak_gemm_sm90_n64_kk_f16 ak_gemm_sm90_n64_kn_f16 ak_gemm_sm90_n64_mk_f16 ak_gemm_sm90_n64_mn_f16 ak_gemm_sm90_n64_kk_bf16 ak_gemm_sm90_n64_kn_bf16 ak_gemm_sm90_n64_mk_bf16 ak_gemm_sm90_n64_mn_bf16 ak_gemm_sm90_c64_kk_f16 ak_gemm_sm90_c64_kn_f16 ak_gemm_sm90_c64_mk_f16 ak_gemm_sm90_c64_mn_f16 ak_gemm_sm90_c64_kk_bf16 ak_gemm_sm90_c64_kn_bf16 ak_gemm_sm90_c64_mk_bf16 ak_gemm_sm90_c64_mn_bf16 ak_gemm_sm90_p128_kk_f16 ak_gemm_sm90_p128_kn_f16 ak_gemm_sm90_p128_mk_f16 ak_gemm_sm90_p128_mn_f16 ak_gemm_sm90_p128_kk_bf16 ak_gemm_sm90_p128_kn_bf16 ak_gemm_sm90_p128_mk_bf16 ak_gemm_sm90_p128_mn_bf16 ak_gemm_sm90_n256_kk_e4e4 ak_gemm_sm90_n256_kk_e4e5 ak_gemm_sm90_n256_kk_e5e4 ak_gemm_sm90_n256_kk_e5e5 ak_gemm_sm90_n128_kk_e4e4 ak_gemm_sm90_n128_kk_e4e5 ak_gemm_sm90_n128_kk_e5e4 ak_gemm_sm90_n128_kk_e5e5 ak_gemm_sm90_p128_kk_e4e4 ak_gemm_sm90_p128_kk_e4e5 ak_gemm_sm90_p128_kk_e5e4 ak_gemm_sm90_p128_kk_e5e5 ak_gemm_sm90_q128_kk_e4e4 ak_gemm_sm90_q128_kk_e4e5 ak_gemm_sm90_q128_kk_e5e4 ak_gemm_sm90_q128_kk_e5e5 ak_gemm_sm90_n256_kk_x32 ak_gemm_sm90_n128_kk_x32 ak_gemm_sm90_p128_kk_x32 ak_gemm_sm90_n256_kk_i8 ak_gemm_sm90_n128_kk_i8 ak_gemm_sm90_p128_kk_i8" },
     { "layout", _ak_src_layout,
       "ak_copy_nd_u8 ak_copy_nd_u16 ak_copy_nd_u32 ak_copy_nd_u64 ak_copy_nd_u128 ak_copy_cast_f32_f16 ak_copy_cast_f32_bf16 ak_copy_cast_f16_f32 ak_copy_cast_bf16_f32 ak_copy_cast_f16_bf16 ak_copy_cast_bf16_f16 ak_copy_cast_i32_i64 ak_copy_cast_i64_i32 ak_embedding_u8 ak_embedding_u16 ak_embedding_u32 ak_embedding_u64 ak_embedding_u128" },
     { "llm", _ak_src_llm,
@@ -25569,7 +25624,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:597 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:637 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, int32_t ks, float alpha, float beta,
                                        int32_t flags, float ap, const void* sA, const void* sB) {
@@ -25828,6 +25883,8 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_fp8 _ak_kargs_gemm_i8   /* kernels/gemm_fp8.hip:313 NAME (macro AK_GEMM_FP8): the same list */
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
+#define _ak_kargs_gemm_sm90c _ak_kargs_gemm_sm90   /* kernels/gemm_sm90.hip:642 NAME (macro AK_GEMM_SM90C): the same list */
+#define _AK_KIF_gemm_sm90c _AK_KIF_gemm_sm90
 #define _ak_kargs_norm_narrow _ak_kargs_norm   /* kernels/norm.hip:389 ak_norm_narrow_##DT (macro AK_NORM): the same list */
 #define _AK_KIF_norm_narrow _AK_KIF_norm
 #define _ak_kargs_quant_row _ak_kargs_quant   /* kernels/quant.hip:715 ak_quant_row_##DN##_##FN (macro AK_QUANT): the same list */
@@ -26118,6 +26175,14 @@ static const struct { const char* kernel; int iface; } _ak_kernel_ifaces[] = {
     { "ak_gemm_sm90_n64_kn_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n64_mk_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_n64_mn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_c64_kk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_c64_kn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_c64_mk_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_c64_mn_f16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_c64_kk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_c64_kn_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_c64_mk_bf16", _AK_KIF_gemm_sm90 },
+    { "ak_gemm_sm90_c64_mn_bf16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kk_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_kn_f16", _AK_KIF_gemm_sm90 },
     { "ak_gemm_sm90_p128_mk_f16", _AK_KIF_gemm_sm90 },

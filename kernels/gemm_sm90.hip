@@ -627,7 +627,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
 #if defined(AK_WGMMA)
 #define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR) AK_KONLY(NAME) ak_g9_gemm<DT, BN, TA, TB, PP, IN, PR>(AK_G9_ARGS);
 #define AK_G9_BODY2(NAME, DT, BN, TA, TB) AK_KONLY(NAME) ak_g9_gemm<DT, BN, TA, TB, 0, 0, 0, 2>(AK_G9_ARGS);
-#define AK_G9_CLUSTER2 __cluster_dims__(2, 1, 1)
+#define AK_G9_CLUSTER2 cluster_dims(2, 1, 1)
 #else
 #define AK_G9_BODY(NAME, DT, BN, TA, TB, PP, IN, PR)
 #define AK_G9_BODY2(NAME, DT, BN, TA, TB)
@@ -639,7 +639,7 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     }
 /* cooperative, in 2-CTA clusters (grid.x even) that share the A tile */
 #define AK_GEMM_SM90C(NAME, DT, BN, TA, TB)                                        \
-    AK_KERNEL void __launch_bounds__(384, 1) AK_G9_CLUSTER2 NAME(AK_G9_PARAMS()) { \
+    AK_KERNEL void __launch_bounds__(384, 1) __attribute__((AK_G9_CLUSTER2)) NAME(AK_G9_PARAMS()) { \
         AK_G9_BODY2(NAME, DT, BN, TA, TB)                                          \
     }
 /* TA: 0 A k-contiguous, 1 m-contiguous; TB: 1 B k-contiguous (stored N x K), 0 n-contiguous */
