@@ -20849,9 +20849,10 @@ static const char _ak_src_gemm_sm90[] =
     "    asm volatile(\"cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;\\n\"\n"
     "                 ::\"r\"(dst), \"l\"((ak_u64)map), \"r\"(c0), \"r\"(c1), \"r\"(c2), \"r\"(bar), \"h\"(mask) : \"memory\");\n"
     "}\n"
-    "/* Arrive on the barrier at shared offset bar of cluster CTA `rank` (release at cluster scope). */\n"
+    "/* Arrive on the barrier at shared offset bar of cluster CTA `rank` (the default semantics, release at CTA scope: what\n"
+    " * it orders are the reads of wgmmas already waited for, and the peer's TMA writes after it are the async proxy's). */\n"
     "AK_INLINE void ak_mbar_arrive_peer(ak_u32 bar, ak_u32 rank) {\n"
-    "    asm volatile(\"{\\n.reg .b32 ra;\\nmapa.shared::cluster.u32 ra, %0, %1;\\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\\n}\\n\"\n"
+    "    asm volatile(\"{\\n.reg .b32 ra;\\nmapa.shared::cluster.u32 ra, %0, %1;\\nmbarrier.arrive.shared::cluster.b64 _, [ra];\\n}\\n\"\n"
     "                 ::\"r\"(bar), \"r\"(rank) : \"memory\");\n"
     "}\n"
     "AK_INLINE ak_u32 ak_cluster_rank(void) {\n"
@@ -25624,7 +25625,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:637 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:638 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, int32_t ks, float alpha, float beta,
                                        int32_t flags, float ap, const void* sA, const void* sB) {
@@ -25883,7 +25884,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_fp8 _ak_kargs_gemm_i8   /* kernels/gemm_fp8.hip:313 NAME (macro AK_GEMM_FP8): the same list */
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
-#define _ak_kargs_gemm_sm90c _ak_kargs_gemm_sm90   /* kernels/gemm_sm90.hip:642 NAME (macro AK_GEMM_SM90C): the same list */
+#define _ak_kargs_gemm_sm90c _ak_kargs_gemm_sm90   /* kernels/gemm_sm90.hip:643 NAME (macro AK_GEMM_SM90C): the same list */
 #define _AK_KIF_gemm_sm90c _AK_KIF_gemm_sm90
 #define _ak_kargs_norm_narrow _ak_kargs_norm   /* kernels/norm.hip:389 ak_norm_narrow_##DT (macro AK_NORM): the same list */
 #define _AK_KIF_norm_narrow _AK_KIF_norm

@@ -134,9 +134,10 @@ AK_INLINE void ak_tma_load3_mc(ak_u32 dst, const ak_tmap* map, int c0, int c1, i
     asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;\n"
                  ::"r"(dst), "l"((ak_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(bar), "h"(mask) : "memory");
 }
-/* Arrive on the barrier at shared offset bar of cluster CTA `rank` (release at cluster scope). */
+/* Arrive on the barrier at shared offset bar of cluster CTA `rank` (the default semantics, release at CTA scope: what
+ * it orders are the reads of wgmmas already waited for, and the peer's TMA writes after it are the async proxy's). */
 AK_INLINE void ak_mbar_arrive_peer(ak_u32 bar, ak_u32 rank) {
-    asm volatile("{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\nmbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}\n"
+    asm volatile("{\n.reg .b32 ra;\nmapa.shared::cluster.u32 ra, %0, %1;\nmbarrier.arrive.shared::cluster.b64 _, [ra];\n}\n"
                  ::"r"(bar), "r"(rank) : "memory");
 }
 AK_INLINE ak_u32 ak_cluster_rank(void) {
