@@ -17,7 +17,8 @@
  *   kernel name without an interface, are errors. */
 #include "at_walk_pool.h"
 
-static char akk_seen[512][96];
+#define AKK_SEEN 2048 /* above the library's kernel count (a full table would drop launches and fail below) */
+static char akk_seen[AKK_SEEN][96];
 static int akk_nseen, akk_launches;
 
 static ak_result akk_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_stream* st, void** args) {
@@ -27,7 +28,8 @@ static ak_result akk_launch(ak_kernel* k, ak_dim3 g, ak_dim3 b, size_t sh, ak_st
     if (!args) return _ak_err(AK_ERROR_LAUNCH, "dry run: %s launched without arguments", k->name);
     for (i = 0; i < akk_nseen; i++)
         if (!strcmp(akk_seen[i], k->name)) return AK_OK;
-    if (akk_nseen < 512) _ak_copy(akk_seen[akk_nseen++], sizeof akk_seen[0], k->name);
+    if (akk_nseen < AKK_SEEN) _ak_copy(akk_seen[akk_nseen++], sizeof akk_seen[0], k->name);
+    else return _ak_err(AK_ERROR_LAUNCH, "dry run: more than %d kernels launched (raise AKK_SEEN)", AKK_SEEN);
     return AK_OK;
 }
 
@@ -366,6 +368,21 @@ static void akk_walk_matrix(ak_context* ctx) {
                     akk_refuse_tmap = 0;
                 }
                 cfg->allow_tf32 = 0;
+            }
+        }
+        if (d > 0 && ctx->dev.arch_info && ctx->dev.arch_info->matrix == AK_MATRIX_WGMMA) {
+            /* the Hopper kernel's 128x128 cooperative tile (a wave of 128x128 tiles, long k) and the 128x64 tile in
+               2-CTA clusters (forced: not planned), every layout */
+            int t;
+            for (t = 0; t < 8; t++) {
+                ak_gemm_desc g = ak_gemm_desc_default();
+                const int was = _ak_gemm_force;
+                g.dtype = dts[d]; g.out_dtype = dts[d]; g.a = a; g.b = b; g.d = dd;
+                g.trans_a = t & 1; g.trans_b = (t >> 1) & 1;
+                g.m = t < 4 ? 1024 : 256; g.n = t < 4 ? 2048 : 1024; g.k = t < 4 ? 4096 : 64;
+                if (t >= 4) _ak_gemm_force = 8;
+                AKT_OK(ak_gemm(ctx, &g, NULL));
+                _ak_gemm_force = was;
             }
         }
         if (d == 0 && ctx->dev.arch_info && ctx->dev.arch_info->matrix == AK_MATRIX_WGMMA) {
