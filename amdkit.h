@@ -21138,6 +21138,15 @@ static const char _ak_src_gemm_sm90[] =
     "    }\n"
     "}\n"
     "\n"
+    "/* A consumer warpgroup is done with the stage of empty barrier bar: CL 1, lane 0 of each warp arrives; CL 2, thread 0\n"
+    " * arrives here and thread 32 on the peer CTA's barrier. */\n"
+    "template <int CL> AK_INLINE void ak_g9_release(ak_u32 bar, int ct, ak_u32 crank) {\n"
+    "    if constexpr (CL == 2) {\n"
+    "        if (ct == 0) ak_mbar_arrive(bar);\n"
+    "        else if (ct == 32) ak_mbar_arrive_peer(bar, crank ^ 1);\n"
+    "    } else if ((ct & 31) == 0) ak_mbar_arrive(bar);\n"
+    "}\n"
+    "\n"
     "/* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and\n"
     " * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the\n"
     " * CTA's tiles alternate between them, two m64 wgmmas per k16), so one\n"
@@ -21169,7 +21178,9 @@ static const char _ak_src_gemm_sm90[] =
     "    if (tid == 0) {\n"
     "        for (int s = 0; s < S; s++) {\n"
     "            ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */\n"
-    "            ak_mbar_init(bar0 + 8 * (S + s), (PP ? 4 : 8) * CL); /* empty: one arrive per consumer warp (of each CTA) */\n"
+    "            /* empty: one arrive per consumer warp; CL 2: one per consumer warpgroup of each CTA (a wgmma is the\n"
+    "               warpgroup's: once one thread has waited for it, all of the warpgroup's reads are done) */\n"
+    "            ak_mbar_init(bar0 + 8 * (S + s), CL == 2 ? 4 : PP ? 4 : 8);\n"
     "        }\n"
     "        asm volatile(\"fence.mbarrier_init.release.cluster;\\n\" ::: \"memory\");\n"
     "        ak_fence_proxy_async();\n"
@@ -21273,16 +21284,10 @@ static const char _ak_src_gemm_sm90[] =
     "                    }\n"
     "                    ak_wgmma_commit();\n"
     "                    ak_wgmma_wait<1>();\n"
-    "                    if (kb > 0 && (ct & 31) == 0) {\n"
-    "                        ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
-    "                        if constexpr (CL == 2) ak_mbar_arrive_peer(bar0 + 8 * (S + (it + S - 1) % S), crank ^ 1);\n"
-    "                    }\n"
+    "                    if (kb > 0) ak_g9_release<CL>(bar0 + 8 * (S + (it + S - 1) % S), ct, crank);\n"
     "                }\n"
     "                ak_wgmma_wait<0>();\n"
-    "                if ((ct & 31) == 0) {\n"
-    "                    ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));\n"
-    "                    if constexpr (CL == 2) ak_mbar_arrive_peer(bar0 + 8 * (S + (it + S - 1) % S), crank ^ 1);\n"
-    "                }\n"
+    "                ak_g9_release<CL>(bar0 + 8 * (S + (it + S - 1) % S), ct, crank);\n"
     "            }\n"
     "            if (PP && b0 + (j + 1) * gsz < tiles) ak_named_arrive(3 + (j & 1), 256);\n"
     "            void* Db = (char*)D + (ak_i64)b * sD * osz;\n"
@@ -25625,7 +25630,7 @@ static inline void _ak_kargs_gemm_decode_fin(_ak_kargs* kargs_, const void* W, c
     ak_args_i64(a_, ldd); ak_args_i64(a_, ldr); ak_args_i64(a_, sC); ak_args_i64(a_, sD); ak_args_i64(a_, sR); ak_args_i32(a_, batch); ak_args_f32(a_, alpha); ak_args_f32(a_, beta);
     ak_args_i32(a_, flags); ak_args_f32(a_, ap);
 }
-/* kernels/gemm_sm90.hip:638 NAME (macro AK_GEMM_SM90) */
+/* kernels/gemm_sm90.hip:643 NAME (macro AK_GEMM_SM90) */
 static inline void _ak_kargs_gemm_sm90(_ak_kargs* kargs_, const _ak_tmap* tA, const _ak_tmap* tB, const void* C, void* D, const void* bias, const void* R, int32_t M, int32_t N, int32_t K,
                                        int64_t ldc, int64_t ldd, int64_t ldr, int64_t sC, int64_t sD, int64_t sR, int32_t batch, int32_t bA, int32_t bB, int32_t ks, float alpha, float beta,
                                        int32_t flags, float ap, const void* sA, const void* sB) {
@@ -25884,7 +25889,7 @@ static inline void _ak_kargs_xent_mean(_ak_kargs* kargs_, const void* part, int3
 #define _AK_KIF_gemm_ffma _AK_KIF_gemm_wgmma
 #define _ak_kargs_gemm_fp8 _ak_kargs_gemm_i8   /* kernels/gemm_fp8.hip:313 NAME (macro AK_GEMM_FP8): the same list */
 #define _AK_KIF_gemm_fp8 _AK_KIF_gemm_i8
-#define _ak_kargs_gemm_sm90c _ak_kargs_gemm_sm90   /* kernels/gemm_sm90.hip:643 NAME (macro AK_GEMM_SM90C): the same list */
+#define _ak_kargs_gemm_sm90c _ak_kargs_gemm_sm90   /* kernels/gemm_sm90.hip:648 NAME (macro AK_GEMM_SM90C): the same list */
 #define _AK_KIF_gemm_sm90c _AK_KIF_gemm_sm90
 #define _ak_kargs_norm_narrow _ak_kargs_norm   /* kernels/norm.hip:389 ak_norm_narrow_##DT (macro AK_NORM): the same list */
 #define _AK_KIF_norm_narrow _AK_KIF_norm

@@ -423,6 +423,15 @@ AK_INLINE void ak_g9_epi_16(const AT* d, int ct, int cw, unsigned char* sbuf, in
     }
 }
 
+/* A consumer warpgroup is done with the stage of empty barrier bar: CL 1, lane 0 of each warp arrives; CL 2, thread 0
+ * arrives here and thread 32 on the peer CTA's barrier. */
+template <int CL> AK_INLINE void ak_g9_release(ak_u32 bar, int ct, ak_u32 crank) {
+    if constexpr (CL == 2) {
+        if (ct == 0) ak_mbar_arrive(bar);
+        else if (ct == 32) ak_mbar_arrive_peer(bar, crank ^ 1);
+    } else if ((ct & 31) == 0) ak_mbar_arrive(bar);
+}
+
 /* PP 0: cooperative, both consumers on one 128 x BN tile (rows 0..63 and
  * 64..127); PP 1: ping-pong, each consumer on its own 128 x BN tiles (the
  * CTA's tiles alternate between them, two m64 wgmmas per k16), so one
@@ -454,7 +463,9 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
     if (tid == 0) {
         for (int s = 0; s < S; s++) {
             ak_mbar_init(bar0 + 8 * s, 1);                 /* full: the producer's arrive + the bytes */
-            ak_mbar_init(bar0 + 8 * (S + s), (PP ? 4 : 8) * CL); /* empty: one arrive per consumer warp (of each CTA) */
+            /* empty: one arrive per consumer warp; CL 2: one per consumer warpgroup of each CTA (a wgmma is the
+               warpgroup's: once one thread has waited for it, all of the warpgroup's reads are done) */
+            ak_mbar_init(bar0 + 8 * (S + s), CL == 2 ? 4 : PP ? 4 : 8);
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
         ak_fence_proxy_async();
@@ -558,16 +569,10 @@ AK_INLINE void ak_g9_gemm(const ak_tmap* tA, const ak_tmap* tB, AK_G9_REST) {
                     }
                     ak_wgmma_commit();
                     ak_wgmma_wait<1>();
-                    if (kb > 0 && (ct & 31) == 0) {
-                        ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
-                        if constexpr (CL == 2) ak_mbar_arrive_peer(bar0 + 8 * (S + (it + S - 1) % S), crank ^ 1);
-                    }
+                    if (kb > 0) ak_g9_release<CL>(bar0 + 8 * (S + (it + S - 1) % S), ct, crank);
                 }
                 ak_wgmma_wait<0>();
-                if ((ct & 31) == 0) {
-                    ak_mbar_arrive(bar0 + 8 * (S + (it + S - 1) % S));
-                    if constexpr (CL == 2) ak_mbar_arrive_peer(bar0 + 8 * (S + (it + S - 1) % S), crank ^ 1);
-                }
+                ak_g9_release<CL>(bar0 + 8 * (S + (it + S - 1) % S), ct, crank);
             }
             if (PP && b0 + (j + 1) * gsz < tiles) ak_named_arrive(3 + (j & 1), 256);
             void* Db = (char*)D + (ak_i64)b * sD * osz;
