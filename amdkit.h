@@ -28985,8 +28985,11 @@ static int _ak_gemm_sm90_sectors(ak_context* ctx, const ak_gemm_desc* g, const _
 /* bench/bench_gemm_sweep.c --force: the Hopper kernel's variant (0 cooperative 128x256, 1 cooperative
  * 128x128, 2 ping-pong 128x128; 3: no Hopper kernel, the portable mma.sync tile (the NVIDIA analogue of
  * the AMD matrix-core kernel); 4: the same with 8 warps of 64x32 (mma_l) instead of 4 of 64x64 (mma_w) for
- * f16 / bf16; 5 / 6: exact f32 on the FFMA kernel's 128x128 / 256x128 tile; -1: the planner's choice) */
+ * f16 / bf16; 5 / 6: exact f32 on the FFMA kernel's 128x128 / 256x128 tile; 7 / 8: the 16-bit 128x64 tile,
+ * alone / in 2-CTA clusters; -1: the planner's choice) */
 static int _ak_gemm_force = -1;
+/* The forced values that keep the Hopper TMA kernel (none, 0..2, 7, 8). */
+static int _ak_gemm_force_tma(void) { return _ak_gemm_force < 3 || _ak_gemm_force == 7 || _ak_gemm_force == 8; }
 #endif
 #if defined(AMDKIT_TESTS)
 /* Tests (suite gpu_gemm, another object): set _ak_gemm_force, return the old value. Not thread-safe. */
@@ -29046,8 +29049,7 @@ static int _ak_gemm_sm90_variant(const ak_gemm_desc* g, int cus, int n64) {
     return u256 >= u128 ? 0 : 1;
 }
 /* The 128x64 tile in 2-CTA clusters sharing A (sm90_c64): forced only (variant 8) while it is measured. */
-static int _ak_gemm_sm90_cluster(const ak_gemm_desc* g) {
-    (void)g;
+static int _ak_gemm_sm90_cluster(void) {
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
     if (_ak_gemm_force == 8) return 1;
 #endif
@@ -29242,7 +29244,7 @@ static ak_result _ak_gemm_plan_i8(ak_context* ctx, const ak_gemm_desc* g, const 
         (uintptr_t)g->a % 16 == 0 && (uintptr_t)g->b % 16 == 0 && s->lda % 16 == 0 && s->ldb % 16 == 0 && s->lda <= lim &&
         s->ldb <= lim && (g->batch == 1 || (g->stride_a % 16 == 0 && g->stride_b % 16 == 0 && g->stride_a <= lim && g->stride_b <= lim))
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-        && (_ak_gemm_force < 3 || _ak_gemm_force == 7 || _ak_gemm_force == 8)
+        && _ak_gemm_force_tma()
 #endif
     ) {
         /* the fp8 kernels' pipeline and tile choice (cooperative 128x256 / 128x128, ping-pong 128x128) */
@@ -29359,7 +29361,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         fast32 = 0;
     } else if (mc && isa == AK_MATRIX_WGMMA && arch->tma && *arch->arch_target && g->dtype != AK_F32
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-               && (_ak_gemm_force < 3 || _ak_gemm_force == 7 || _ak_gemm_force == 8)
+               && _ak_gemm_force_tma()
 #endif
     ) {
         /* f16 / bf16 on a wgmma + TMA row: the persistent TMA kernel, every layout; else mma.sync */
@@ -29369,7 +29371,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
         int pad = tma && why ? _ak_gemm_sm90_pad(ctx, g, s) : 0;
         if (!why || pad) {
             const int v = _ak_gemm_sm90_variant(g, cus, 1);
-            t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, v == 3 && _ak_gemm_sm90_cluster(g) ? 8 : 3 + v);
+            t = _ak_gemm_tile_find(AK_MATRIX_WGMMA, v == 3 && _ak_gemm_sm90_cluster() ? 8 : 3 + v);
             p->bm = t->bm; p->bn = t->bn; p->bk = t->bk16; p->threads = t->threads;
             p->reason = t->reason;
             p->path = "wgmma";
@@ -29409,7 +29411,7 @@ static ak_result _ak_gemm_plan_tma(ak_context* ctx, const ak_gemm_desc* g, const
                        (!relay || (g->k >= 256 && (double)g->m * (double)g->n * (double)g->k * (double)g->batch >= 1073741824.0));
         if (ok && tma && (_ak_op_is_cpu(ctx) || ctx->bk->tensor_map) && (relay || !_ak_gemm_sm90_why(ctx, g, s))
 #if defined(AMDKIT_GEMM_FORCE) || defined(AMDKIT_TESTS)
-            && (_ak_gemm_force < 3 || _ak_gemm_force == 7 || _ak_gemm_force == 8)
+            && _ak_gemm_force_tma()
 #endif
         ) {
             /* the persistent TMA kernel of kernels/gemm_sm90.hip, K-major (A m x k, B n x k: relay copies the rest) */
@@ -29623,9 +29625,8 @@ static ak_result _ak_gemm_plan_one(ak_context* ctx, const ak_gemm_desc* g, const
                         "so k is cut into slices (a block for each place in all) whose fp32 partials go to a pool workspace; "
                         "a second pass adds them in a fixed order and runs the epilogue";
     }
-    if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_sm90_", 13) && strncmp(p->kernel, "ak_gemm_sm90_n64_", 17) &&
-        strncmp(p->kernel, "ak_gemm_sm90_c64_", 17) &&
-        (g->dtype == AK_F16 || g->dtype == AK_BF16)) { /* the 128 x 64 tile was chosen over split-K */
+    if (r == AK_OK && !strncmp(p->kernel, "ak_gemm_sm90_", 13) && p->bn != 64 &&
+        (g->dtype == AK_F16 || g->dtype == AK_BF16)) { /* bn 64: the 128 x 64 tile was chosen over split-K */
         const ak_arch_info* arch = _ak_gemm_arch(ctx);
         const int cus = !_ak_op_is_cpu(ctx) && ctx->dev.compute_units > 0 ? ctx->dev.compute_units
                         : (arch && arch->compute_units > 0 ? arch->compute_units : 132);
